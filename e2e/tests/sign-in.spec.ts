@@ -1,0 +1,118 @@
+import { expect, test } from '@playwright/test';
+import { messagesTo, readCode, seenMessages, wrongCode } from './outbox.js';
+import { enterCodeAndOpenWallet, pickCountry, requestCode, signInWithEmail, snap, uniqueEmail } from './steps.js';
+
+test('a UK mobile number signs up, gets a wallet, and signing back in opens the same wallet', async ({ page }) => {
+  const e164 = '+447700900123';
+  await page.goto('/');
+  await expect(page.getByRole('heading', { name: 'Sign in to Dial' })).toBeVisible();
+  await pickCountry(page, 'United Kingdom', /United Kingdom \+44/);
+  await expect(page.getByRole('button', { name: /^Country/ })).toHaveAccessibleName(/United Kingdom|\+44/);
+  await page.getByLabel('Phone number').fill('07700 900123');
+  await snap(page, 'sign-in-phone-uk');
+
+  const seen = await requestCode(page, e164);
+  await expect(page.getByText('+44 7700 900123')).toBeVisible();
+  await snap(page, 'code-entry');
+  const address = await enterCodeAndOpenWallet(page, e164, seen);
+  await snap(page, 'wallet-home-new');
+
+  // The server holds the same address, and only an auth share for it: never the key.
+  const wallet = await (await page.request.get('/api/wallet')).json();
+  expect(wallet.address).toBe(address);
+  expect(wallet.authShare).toMatch(/^[A-Za-z0-9+/]+=*$/);
+  expect(wallet).not.toHaveProperty('privateKey');
+
+  // The device share is kept under a non-extractable AES-GCM key in IndexedDB.
+  const keys = await page.evaluate(async () => {
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const open = indexedDB.open('dial');
+      open.onsuccess = () => resolve(open.result);
+      open.onerror = () => reject(open.error);
+    });
+    const all = await new Promise<unknown[]>((resolve, reject) => {
+      const request = db.transaction('keys').objectStore('keys').getAll();
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => reject(request.error);
+    });
+    return all.map((key) =>
+      key instanceof CryptoKey ? { algorithm: key.algorithm.name, extractable: key.extractable } : null,
+    );
+  });
+  expect(keys).toEqual([{ algorithm: 'AES-GCM', extractable: false }]);
+
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await expect(page.getByRole('heading', { name: 'Sign in to Dial' })).toBeVisible();
+  expect((await page.request.get('/api/me')).status()).toBe(401);
+
+  // Signing back in: pasting the international form picks the country by itself.
+  await page.getByRole('tab', { name: 'Phone' }).click();
+  await page.getByLabel('Phone number').fill('+44 7700 900123');
+  await expect(page.getByRole('button', { name: /^Country/ })).toHaveAccessibleName(/United Kingdom|\+44/);
+  const seenAgain = await requestCode(page, e164);
+  const sameAddress = await enterCodeAndOpenWallet(page, e164, seenAgain);
+  expect(sameAddress).toBe(address);
+  await snap(page, 'wallet-home-returning');
+});
+
+test('an e-mail address signs up and gets a wallet', async ({ page }) => {
+  const email = uniqueEmail('ada');
+  await page.goto('/');
+  const address = await signInWithEmail(page, email);
+  expect(address).toMatch(/^0x[0-9a-fA-F]{40}$/);
+  const me = await (await page.request.get('/api/me')).json();
+  expect(me.user.email).toBe(email);
+  await snap(page, 'wallet-home-email');
+});
+
+test('five wrong codes kill the code, so even the right one no longer works', async ({ page }) => {
+  const email = uniqueEmail('mallory');
+  await page.goto('/');
+  await page.getByRole('tab', { name: 'Email' }).click();
+  await page.getByLabel('Email address').fill(email);
+  const seen = await requestCode(page, email);
+  const code = await readCode(page.request, email, seen);
+  const field = page.getByLabel('Verification code');
+
+  for (let attempt = 1; attempt <= 4; attempt++) {
+    await field.fill(wrongCode(code, attempt));
+    await expect(page.getByRole('alert')).toContainText('That code is not right');
+  }
+  await field.fill(wrongCode(code, 5));
+  await expect(page.getByRole('alert')).toContainText('Too many wrong codes');
+  await snap(page, 'code-killed');
+
+  await field.fill(code);
+  await expect(page.getByRole('alert')).toContainText('Too many wrong codes');
+  await expect(page.getByRole('heading', { name: 'Your wallet' })).toHaveCount(0);
+  expect((await page.request.get('/api/me')).status()).toBe(401);
+});
+
+test('an invalid phone number gets an inline message and nothing is sent', async ({ page }) => {
+  await page.goto('/');
+  await pickCountry(page, 'United Kingdom', /United Kingdom \+44/);
+  const before = await seenMessages(page.request, '+44123');
+  await page.getByLabel('Phone number').fill('123');
+  await page.getByRole('button', { name: 'Send code' }).click();
+  await expect(page.getByRole('alert')).toContainText('valid phone number');
+  await expect(page.getByLabel('Phone number')).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByRole('heading', { name: 'Sign in to Dial' })).toBeVisible();
+  expect(await messagesTo(page.request, '+44123')).toHaveLength(before.length);
+  await snap(page, 'sign-in-invalid-phone');
+});
+
+test('the country picker works from the keyboard and searches by calling code', async ({ page }) => {
+  await page.goto('/');
+  const picker = page.getByRole('button', { name: /^Country/ });
+  await picker.focus();
+  await page.keyboard.press('Enter');
+  const search = page.getByLabel('Search countries');
+  await expect(search).toBeFocused();
+  await search.fill('+49');
+  await expect(page.getByRole('option', { name: /Germany \+49/ })).toBeVisible();
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Enter');
+  await expect(picker).toHaveAccessibleName(/Germany|\+49/);
+  await expect(picker).toBeFocused();
+  await expect(page.getByLabel('Phone number')).toHaveAttribute('placeholder', /\d/);
+});

@@ -1,0 +1,50 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, type Page } from '@playwright/test';
+import { readCode, seenMessages } from './outbox.js';
+
+const screenshotDir = join(import.meta.dirname, '..', 'artifacts', 'screenshots');
+
+/** Saves a full-page screenshot as a test artifact (e2e/artifacts/screenshots/<name>.png). */
+export async function snap(page: Page, name: string): Promise<void> {
+  mkdirSync(screenshotDir, { recursive: true });
+  await page.screenshot({ path: join(screenshotDir, `${name}.png`), fullPage: true });
+}
+
+/** Picks a country in the sign-in form's country picker by searching for it. */
+export async function pickCountry(page: Page, search: string, option: RegExp): Promise<void> {
+  await page.getByRole('button', { name: /^Country/ }).click();
+  await page.getByLabel('Search countries').fill(search);
+  await page.getByRole('option', { name: option }).click();
+}
+
+/** Asks for a code for a phone number already typed in; returns the dev outbox ids seen before. */
+export async function requestCode(page: Page, to: string): Promise<string[]> {
+  const seen = await seenMessages(page.request, to);
+  await page.getByRole('button', { name: 'Send code' }).click();
+  await expect(page.getByRole('heading', { name: 'Enter your code' })).toBeVisible();
+  return seen;
+}
+
+/** Types the code sent to `to` and waits for the wallet to open; returns the wallet's address. */
+export async function enterCodeAndOpenWallet(page: Page, to: string, seen: readonly string[]): Promise<string> {
+  const code = await readCode(page.request, to, seen);
+  await page.getByLabel('Verification code').fill(code);
+  await expect(page.getByRole('heading', { name: 'Your wallet' })).toBeVisible({ timeout: 30_000 });
+  const address = (await page.getByLabel('Wallet address').textContent())?.trim() ?? '';
+  expect(address).toMatch(/^0x[0-9a-fA-F]{40}$/);
+  return address;
+}
+
+/** Signs in with an e-mail address from the sign-in screen and returns the wallet's address. */
+export async function signInWithEmail(page: Page, email: string): Promise<string> {
+  await page.getByRole('tab', { name: 'Email' }).click();
+  await page.getByLabel('Email address').fill(email);
+  const seen = await requestCode(page, email);
+  return enterCodeAndOpenWallet(page, email, seen);
+}
+
+/** An e-mail address no other test uses. */
+export function uniqueEmail(name: string): string {
+  return `${name}.${Date.now()}.${Math.floor(Math.random() * 1e6)}@example.com`;
+}

@@ -1,0 +1,178 @@
+/**
+ * The error catalogue: every error Dial reports, to people and to API clients, has a code from this list,
+ * an HTTP status and a message a person can act on.
+ *
+ * The catalogue is a `Record<ErrorCode, ErrorSpec>`, so adding a code without its mapping fails to compile.
+ */
+export type ErrorCode =
+  | 'invalid_data'
+  | 'invalid_phone'
+  | 'invalid_email'
+  | 'too_many_requests'
+  | 'max_accounts_reached'
+  | 'allowlist_rejected'
+  | 'embedded_wallet_already_exists'
+  | 'insufficient_balance'
+  | 'invalid_code'
+  | 'code_expired'
+  | 'code_attempts_exceeded'
+  | 'unauthorized'
+  | 'forbidden_origin'
+  | 'not_found'
+  | 'wallet_not_found'
+  | 'delivery_failed'
+  | 'chain_unavailable'
+  | 'device_share_missing'
+  | 'wallet_mismatch'
+  | 'network_error'
+  | 'internal_error';
+
+/** What the catalogue holds for one code. */
+export interface ErrorSpec {
+  /** The HTTP status the API answers with. */
+  readonly status: number;
+  /** A message a person can act on, shown by the web app as it is. */
+  readonly message: string;
+}
+
+/** Every error code with its HTTP status and message. */
+export const ERROR_CATALOGUE: Readonly<Record<ErrorCode, ErrorSpec>> = {
+  invalid_data: { status: 400, message: 'Some of the information sent is not valid. Check it and try again.' },
+  invalid_phone: {
+    status: 400,
+    message: 'That phone number is not valid for the chosen country. Check the number and the country.',
+  },
+  invalid_email: { status: 400, message: 'That e-mail address is not valid. Check it and try again.' },
+  too_many_requests: { status: 429, message: 'Too many attempts. Wait a little, then try again.' },
+  max_accounts_reached: {
+    status: 403,
+    message: 'This Dial server has reached its limit of accounts, so new sign-ups are closed for now.',
+  },
+  allowlist_rejected: {
+    status: 403,
+    message: 'Sign-ups on this Dial server are by invitation only, and this number or address is not on the list.',
+  },
+  embedded_wallet_already_exists: {
+    status: 409,
+    message: 'This account already has a wallet. Sign in again to open it.',
+  },
+  insufficient_balance: {
+    status: 400,
+    message: 'Not enough funds to cover the amount and the network fee. Add funds or send less.',
+  },
+  invalid_code: { status: 400, message: 'That code is not right. Check the latest message and try again.' },
+  code_expired: {
+    status: 400,
+    message: 'This code has expired or was already used. Request a new code.',
+  },
+  code_attempts_exceeded: {
+    status: 400,
+    message: 'Too many wrong codes. This code no longer works: request a new one.',
+  },
+  unauthorized: { status: 401, message: 'You are signed out. Sign in to continue.' },
+  forbidden_origin: {
+    status: 403,
+    message: 'This request came from another site and was refused. Open Dial directly and try again.',
+  },
+  not_found: { status: 404, message: 'That was not found.' },
+  wallet_not_found: { status: 404, message: 'This account has no wallet yet.' },
+  delivery_failed: {
+    status: 502,
+    message: 'The code could not be sent just now. Check the number or address, then try again.',
+  },
+  chain_unavailable: {
+    status: 503,
+    message: 'The network could not be reached. Check your connection or pick another network.',
+  },
+  device_share_missing: {
+    status: 409,
+    message:
+      'This browser does not hold your wallet key share. Open Dial in the browser where you created your wallet.',
+  },
+  wallet_mismatch: {
+    status: 409,
+    message: 'The key share on this browser does not match your wallet, so it was not opened. Nothing was changed.',
+  },
+  network_error: { status: 503, message: 'Dial could not be reached. Check your connection and try again.' },
+  internal_error: { status: 500, message: 'Something went wrong on our side. Try again in a moment.' },
+};
+
+/** Every code of the catalogue, for validation and documentation. */
+export const ERROR_CODES = Object.keys(ERROR_CATALOGUE) as ErrorCode[];
+
+/** Whether a value is one of the catalogue's codes. */
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && Object.hasOwn(ERROR_CATALOGUE, value);
+}
+
+/** The shape the API answers errors with. */
+export interface ErrorBody {
+  error: { code: ErrorCode; message: string };
+}
+
+/** Options for a {@link DialError}. */
+export interface DialErrorOptions {
+  /** A more precise message; the catalogue's message is used when it is left out. */
+  message?: string;
+  /** Detail for logs and developers, never shown as the message. */
+  details?: string;
+  /** The error that caused this one. */
+  cause?: unknown;
+  /** For `too_many_requests`: seconds until a retry can succeed. */
+  retryAfterSeconds?: number;
+}
+
+/**
+ * An error from the catalogue, carrying its code, HTTP status and a message a person can act on.
+ *
+ * @example
+ * ```ts
+ * throw new DialError('invalid_data', { details: 'phone has letters' });
+ * ```
+ */
+export class DialError extends Error {
+  override readonly name = 'DialError';
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly details: string | undefined;
+  readonly retryAfterSeconds: number | undefined;
+
+  constructor(code: ErrorCode, options: DialErrorOptions = {}) {
+    const spec = ERROR_CATALOGUE[code];
+    super(options.message ?? spec.message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+    this.status = spec.status;
+    this.details = options.details;
+    this.retryAfterSeconds = options.retryAfterSeconds;
+  }
+
+  /** The body the API answers this error with. */
+  toBody(): ErrorBody {
+    return { error: { code: this.code, message: this.message } };
+  }
+}
+
+/** Whether a value is a {@link DialError}, optionally of one code. */
+export function isDialError(value: unknown, code?: ErrorCode): value is DialError {
+  return value instanceof DialError && (code === undefined || value.code === code);
+}
+
+/**
+ * Reads an API error body into a {@link DialError}. Anything that is not a catalogue error becomes
+ * `internal_error` (or `network_error` when there is no body at all).
+ */
+export function errorFromBody(body: unknown, status?: number): DialError {
+  if (typeof body === 'object' && body !== null && 'error' in body) {
+    const error = (body as { error: unknown }).error;
+    if (typeof error === 'object' && error !== null) {
+      const { code, message } = error as { code?: unknown; message?: unknown };
+      if (isErrorCode(code)) {
+        return new DialError(code, typeof message === 'string' ? { message } : {});
+      }
+    }
+  }
+  if (status === undefined || status === 0) return new DialError('network_error');
+  return new DialError(status === 429 ? 'too_many_requests' : 'internal_error', {
+    details: `HTTP ${status}`,
+  });
+}
