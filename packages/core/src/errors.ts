@@ -37,7 +37,10 @@ export interface ErrorSpec {
 
 /** Every error code with its HTTP status and message. */
 export const ERROR_CATALOGUE: Readonly<Record<ErrorCode, ErrorSpec>> = {
-  invalid_data: { status: 400, message: 'Some of the information sent is not valid. Check it and try again.' },
+  invalid_data: {
+    status: 400,
+    message: 'Some of the information sent is not valid. Check it and try again.',
+  },
   invalid_phone: {
     status: 400,
     message: 'That phone number is not valid for the chosen country. Check the number and the country.',
@@ -50,7 +53,8 @@ export const ERROR_CATALOGUE: Readonly<Record<ErrorCode, ErrorSpec>> = {
   },
   allowlist_rejected: {
     status: 403,
-    message: 'Sign-ups on this Dial server are by invitation only, and this number or address is not on the list.',
+    message:
+      'Sign-ups on this Dial server are by invitation only, and this number or address is not on the list.',
   },
   embedded_wallet_already_exists: {
     status: 409,
@@ -91,7 +95,8 @@ export const ERROR_CATALOGUE: Readonly<Record<ErrorCode, ErrorSpec>> = {
   },
   wallet_mismatch: {
     status: 409,
-    message: 'The key share on this browser does not match your wallet, so it was not opened. Nothing was changed.',
+    message:
+      'The key share on this browser does not match your wallet, so it was not opened. Nothing was changed.',
   },
   network_error: { status: 503, message: 'Dial could not be reached. Check your connection and try again.' },
   internal_error: { status: 500, message: 'Something went wrong on our side. Try again in a moment.' },
@@ -139,7 +144,10 @@ export class DialError extends Error {
 
   constructor(code: ErrorCode, options: DialErrorOptions = {}) {
     const spec = ERROR_CATALOGUE[code];
-    super(options.message ?? spec.message, options.cause === undefined ? undefined : { cause: options.cause });
+    super(
+      options.message ?? spec.message,
+      options.cause === undefined ? undefined : { cause: options.cause },
+    );
     this.code = code;
     this.status = spec.status;
     this.details = options.details;

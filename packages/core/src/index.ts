@@ -1,0 +1,25 @@
+/**
+ * `@dial/core`: Dial's shared library, for browsers and Node. Phone numbers and e-mail addresses, the
+ * supported chains, wallet-connection limits, embedded-wallet key shares, and the error catalogue.
+ *
+ * @packageDocumentation
+ */
+export * from './chains.js';
+export * from './combineWalletShares.js';
+export * from './createWalletShares.js';
+export * from './decodeShare.js';
+export * from './defaultCountryFromLocale.js';
+export * from './encodeShare.js';
+export * from './errors.js';
+export * from './examplePhone.js';
+export * from './formatPhoneInput.js';
+export * from './formatPhoneInternational.js';
+export * from './isValidEmail.js';
+export * from './isValidPhone.js';
+export * from './listCountries.js';
+export * from './maskIdentifier.js';
+export * from './normalizeEmail.js';
+export * from './parsePhone.js';
+export * from './shortenAddress.js';
+export * from './toE164.js';
+export * from './walletConnectionLimits.js';
