@@ -1,0 +1,426 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Provider, ProviderConfig } from '@nomicfoundation/edr';
+import { type Address, type Hex, hexToBytes } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+
+/**
+ * The private key of Hardhat's well-known account 0 (address 0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266).
+ *
+ * WARNING: this key is PUBLIC — it is printed in Hardhat's and Foundry's documentation and on countless web
+ * pages, and bots sweep whatever reaches its address on every public chain. Use it for local development
+ * and tests only, never on a real network and never for real money.
+ */
+export const DEV_FAUCET_PRIVATE_KEY: Hex =
+  '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
+
+/** A running local dev chain: see {@link startDevChain}. */
+export interface DevChain {
+  /** The JSON-RPC endpoint, e.g. `http://127.0.0.1:8545`. */
+  url: string;
+  chainId: number;
+  /** The account funded in the genesis block, with {@link DEV_FAUCET_PRIVATE_KEY}. */
+  faucet: { address: Address; privateKey: Hex };
+  /** Stops the HTTP server, drops open connections and releases the chain. Safe to call twice. */
+  close(): Promise<void>;
+}
+
+/** Options of {@link startDevChain}. */
+export interface DevChainOptions {
+  /** The interface to listen on; defaults to `127.0.0.1` (loopback only). */
+  host?: string;
+  /** The TCP port; defaults to 8545; `0` picks any free port (read it back from `url`). */
+  port?: number;
+  /** Defaults to 31337, Hardhat's and Anvil's local chain id. */
+  chainId?: number;
+  /** The faucet's balance in the genesis block, in wei; defaults to 10,000 ETH. */
+  faucetBalanceWei?: bigint;
+}
+
+/** Thrown by {@link startDevChain} when another process already listens on the requested port. */
+export class DevChainPortInUseError extends Error {
+  override readonly name = 'DevChainPortInUseError';
+  readonly code = 'EADDRINUSE';
+  constructor(
+    readonly host: string,
+    readonly port: number,
+    options?: { cause?: unknown },
+  ) {
+    super(
+      `Port ${port} on ${host} is already in use, so the local dev chain cannot start there. ` +
+        'Stop the process that holds it, or set LOCAL_CHAIN_PORT to a free port.',
+      options,
+    );
+  }
+}
+
+const DEFAULT_HOST = '127.0.0.1';
+const DEFAULT_PORT = 8545;
+const DEFAULT_CHAIN_ID = 31337;
+const DEFAULT_FAUCET_BALANCE_WEI = 10_000n * 10n ** 18n;
+
+/** Hardhat's default; roomy for contract deployments, and blocks here rarely hold more than one transaction. */
+const BLOCK_GAS_LIMIT = 30_000_000n;
+/**
+ * Gas for `eth_call`/`eth_estimateGas` requests that give none. Osaka caps a transaction's gas at 2^24
+ * (EIP-7825), so the block gas limit would be refused here.
+ */
+const DEFAULT_TRANSACTION_GAS_LIMIT = 2n ** 24n;
+/** 1 gwei in the genesis block: non-zero, so EIP-1559 fee estimation (viem's included) has a base fee to work with. */
+const INITIAL_BASE_FEE_PER_GAS = 1_000_000_000n;
+/** Priority fees go here rather than to the faucet, so the faucet's balance only ever drops by what it sends. */
+const COINBASE = '0xc014ba5ec014ba5ec014ba5ec014ba5ec014ba5e';
+
+const MAX_BODY_BYTES = 1024 * 1024;
+/** Browser pages served from loopback, on any port; no other origin gets CORS headers. */
+const LOOPBACK_ORIGIN = /^http:\/\/(localhost|127\.0\.0\.1)(:\d{1,5})?$/;
+
+/** JSON-RPC 2.0 error codes used by the HTTP layer (EDR reports its own for the methods it runs). */
+const PARSE_ERROR = -32700;
+const INVALID_REQUEST = -32600;
+const INTERNAL_ERROR = -32603;
+
+type Edr = typeof import('@nomicfoundation/edr');
+type JsonRpcId = string | number | null;
+type JsonRpcResponse = { jsonrpc: '2.0'; id: JsonRpcId } & (
+  | { result: unknown }
+  | { error: { code: number; message: string; data?: unknown } }
+);
+
+let edrRuntime: Promise<{ edr: Edr; context: InstanceType<Edr['EdrContext']> }> | undefined;
+
+/**
+ * EDR allows one `EdrContext` per process, and making it (with its provider factory) is most of the cost of
+ * a chain, so it is made once and shared. The native module is imported here, lazily, so that importing
+ * this file (for the faucet key, say) costs nothing in a production server that never starts a chain.
+ */
+function loadEdr(): Promise<{ edr: Edr; context: InstanceType<Edr['EdrContext']> }> {
+  edrRuntime ??= (async () => {
+    const edr = await import('@nomicfoundation/edr');
+    const context = new edr.EdrContext();
+    await context.registerProviderFactory(edr.L1_CHAIN_TYPE, edr.l1ProviderFactory());
+    return { edr, context };
+  })().catch((error: unknown) => {
+    edrRuntime = undefined;
+    throw error;
+  });
+  return edrRuntime;
+}
+
+async function createProvider(chainId: number, faucet: Address, faucetBalanceWei: bigint): Promise<Provider> {
+  const { edr, context } = await loadEdr();
+  const hardfork = edr.l1HardforkLatest();
+  const config: ProviderConfig = {
+    allowBlocksWithSameTimestamp: false,
+    allowUnlimitedContractSize: false,
+    // Behave like a real node: a failing call is a JSON-RPC error and a reverting transaction is still mined
+    // with a failed receipt, instead of Hardhat's habit of throwing on both.
+    bailOnCallFailure: false,
+    bailOnTransactionFailure: false,
+    chainId: BigInt(chainId),
+    coinbase: hexToBytes(COINBASE),
+    defaultTransactionGasLimit: DEFAULT_TRANSACTION_GAS_LIMIT,
+    // The hardfork's system contracts (EIP-4788 beacon roots, EIP-2935 block hashes) plus the faucet.
+    genesisState: [
+      ...edr.l1GenesisState(hardfork),
+      { address: hexToBytes(faucet), balance: faucetBalanceWei },
+    ],
+    hardfork: edr.l1HardforkToString(hardfork),
+    initialBaseFeePerGas: INITIAL_BASE_FEE_PER_GAS,
+    minGasPrice: 0n,
+    mining: { autoMine: true, blockGasLimit: BLOCK_GAS_LIMIT, memPool: { order: edr.MineOrdering.Priority } },
+    network: { genesisBlockGasLimit: BLOCK_GAS_LIMIT },
+    networkId: BigInt(chainId),
+    observability: {},
+    // No keys on the node: eth_accounts is empty and every transaction arrives signed, as on a real chain.
+    ownedAccounts: [],
+    precompileOverrides: [],
+  };
+  return context.createProvider(
+    edr.L1_CHAIN_TYPE,
+    config,
+    { enable: false, decodeConsoleLogInputsCallback: () => [], printLineCallback: () => {} },
+    // Subscriptions need a socket to push to; this server speaks HTTP only, so there is nothing to forward.
+    { subscriptionCallback: () => {} },
+    new edr.ContractDecoder(),
+  );
+}
+
+/**
+ * Starts a local EVM chain for development and tests: EDR (Hardhat's Rust EVM) in this process, served as
+ * JSON-RPC over HTTP. Every transaction is mined into its own block at once; the faucet account
+ * ({@link DEV_FAUCET_PRIVATE_KEY}) holds `faucetBalanceWei` from the genesis block.
+ *
+ * Rejects with {@link DevChainPortInUseError} when the port is taken.
+ *
+ * @example
+ * const chain = await startDevChain({ port: 0 });
+ * const client = createPublicClient({ transport: http(chain.url) });
+ * await client.getBalance({ address: chain.faucet.address }); // 10_000n * 10n ** 18n
+ * await chain.close();
+ */
+export async function startDevChain(options: DevChainOptions = {}): Promise<DevChain> {
+  const host = options.host ?? DEFAULT_HOST;
+  const port = options.port ?? DEFAULT_PORT;
+  const chainId = options.chainId ?? DEFAULT_CHAIN_ID;
+  const faucetBalanceWei = options.faucetBalanceWei ?? DEFAULT_FAUCET_BALANCE_WEI;
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+    throw new RangeError(`The dev chain's port must be an integer from 0 to 65535, not ${port}`);
+  }
+  if (!Number.isSafeInteger(chainId) || chainId <= 0) {
+    throw new RangeError(`The dev chain's chain id must be a positive safe integer, not ${chainId}`);
+  }
+  if (faucetBalanceWei < 0n) {
+    throw new RangeError(`The faucet's balance cannot be negative (${faucetBalanceWei} wei)`);
+  }
+
+  const faucet = {
+    address: privateKeyToAccount(DEV_FAUCET_PRIVATE_KEY).address,
+    privateKey: DEV_FAUCET_PRIVATE_KEY,
+  };
+  let provider: Provider | undefined = await createProvider(chainId, faucet.address, faucetBalanceWei);
+
+  const server = createServer((request, response) => {
+    serveHttp(request, response, () => provider).catch((error: unknown) => {
+      // serveHttp answers every error it expects; this is for the ones it does not (a write after close).
+      if (!response.headersSent) writeJson(response, 500, rpcError(null, INTERNAL_ERROR, messageOf(error)));
+      else response.destroy();
+    });
+  });
+  const address = await listen(server, host, port);
+
+  let closing: Promise<void> | undefined;
+  return {
+    url: endpointUrl(host, address.port),
+    chainId,
+    faucet,
+    close() {
+      closing ??= new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        // Keep-alive sockets (fetch keeps them) would hold close() open for seconds, and the port with them.
+        server.closeAllConnections();
+      }).finally(() => {
+        // EDR's provider has no dispose(); dropping the last reference lets its native state be freed.
+        provider = undefined;
+      });
+      return closing;
+    },
+  };
+}
+
+function listen(server: Server, host: string, port: number): Promise<AddressInfo> {
+  return new Promise((resolve, reject) => {
+    const onError = (error: NodeJS.ErrnoException) => {
+      server.off('listening', onListening);
+      if (error.code === 'EADDRINUSE') reject(new DevChainPortInUseError(host, port, { cause: error }));
+      else
+        reject(
+          new Error(`The local dev chain cannot listen on ${host}:${port}: ${error.message}`, {
+            cause: error,
+          }),
+        );
+    };
+    const onListening = () => {
+      server.off('error', onError);
+      resolve(server.address() as AddressInfo);
+    };
+    server.once('error', onError);
+    server.once('listening', onListening);
+    server.listen({ host, port, exclusive: true });
+  });
+}
+
+/** The URL clients should use: a wildcard address (listening everywhere) is reached through loopback. */
+function endpointUrl(host: string, port: number): string {
+  const url = new URL('http://127.0.0.1');
+  if (host === '0.0.0.0') url.hostname = '127.0.0.1';
+  else if (host === '::') url.hostname = '[::1]';
+  else url.hostname = host.includes(':') ? `[${host}]` : host;
+  url.port = String(port);
+  return url.origin;
+}
+
+async function serveHttp(
+  request: IncomingMessage,
+  response: ServerResponse,
+  currentProvider: () => Provider | undefined,
+): Promise<void> {
+  const origin = request.headers.origin;
+  const allowedOrigin = origin !== undefined && LOOPBACK_ORIGIN.test(origin) ? origin : undefined;
+  if (allowedOrigin !== undefined) {
+    response.setHeader('Access-Control-Allow-Origin', allowedOrigin);
+    response.setHeader('Vary', 'Origin');
+  }
+
+  if (request.method === 'OPTIONS' && allowedOrigin !== undefined) {
+    response.writeHead(204, {
+      'Access-Control-Allow-Methods': 'POST',
+      'Access-Control-Allow-Headers': 'Content-Type',
+      'Access-Control-Max-Age': '600',
+    });
+    response.end();
+    return;
+  }
+  if (request.method !== 'POST') {
+    response.writeHead(405, { Allow: 'POST' });
+    response.end();
+    return;
+  }
+  if (new URL(request.url ?? '/', 'http://localhost').pathname !== '/') {
+    response.writeHead(404);
+    response.end();
+    return;
+  }
+  if (origin !== undefined && allowedOrigin === undefined) {
+    // A page elsewhere could still POST text/plain without a preflight (and call evm_* or hardhat_* methods);
+    // it could not read the answer, but it should not get to change the chain either.
+    response.writeHead(403);
+    response.end();
+    return;
+  }
+
+  const body = await readBody(request, MAX_BODY_BYTES);
+  if (body === undefined) {
+    response.shouldKeepAlive = false;
+    writeJson(response, 413, rpcError(null, INVALID_REQUEST, `Request body exceeds ${MAX_BODY_BYTES} bytes`));
+    return;
+  }
+
+  let payload: unknown;
+  try {
+    payload = JSON.parse(body.toString('utf8'));
+  } catch {
+    writeJson(response, 400, rpcError(null, PARSE_ERROR, 'Parse error: the request body is not valid JSON'));
+    return;
+  }
+
+  if (Array.isArray(payload)) {
+    if (payload.length === 0) {
+      writeJson(response, 200, rpcError(null, INVALID_REQUEST, 'Invalid request: empty batch'));
+      return;
+    }
+    // One at a time, in order, so that a batch like [send, getBalance] reads its own writes.
+    const answers: JsonRpcResponse[] = [];
+    for (const item of payload) {
+      const answer = await handleCall(item, currentProvider);
+      if (answer !== undefined) answers.push(answer);
+    }
+    if (answers.length === 0) {
+      response.writeHead(204);
+      response.end();
+    } else {
+      writeJson(response, 200, answers);
+    }
+    return;
+  }
+
+  const answer = await handleCall(payload, currentProvider);
+  if (answer === undefined) {
+    response.writeHead(204);
+    response.end();
+  } else {
+    writeJson(response, 200, answer);
+  }
+}
+
+/** Runs one JSON-RPC call; `undefined` for a notification (no `id`), which JSON-RPC 2.0 never answers. */
+async function handleCall(
+  call: unknown,
+  currentProvider: () => Provider | undefined,
+): Promise<JsonRpcResponse | undefined> {
+  if (!isRecord(call))
+    return rpcError(null, INVALID_REQUEST, 'Invalid request: not a JSON-RPC request object');
+  const id = call.id;
+  if (id !== undefined && id !== null && typeof id !== 'string' && typeof id !== 'number') {
+    return rpcError(null, INVALID_REQUEST, 'Invalid request: id must be a string, a number or null');
+  }
+  const replyId = id ?? null;
+  if (call.jsonrpc !== '2.0' || typeof call.method !== 'string') {
+    return rpcError(replyId, INVALID_REQUEST, 'Invalid request: expected jsonrpc "2.0" and a method name');
+  }
+  if (call.params !== undefined && !Array.isArray(call.params) && !isRecord(call.params)) {
+    return rpcError(replyId, INVALID_REQUEST, 'Invalid request: params must be an array or an object');
+  }
+
+  const provider = currentProvider();
+  let answer: JsonRpcResponse;
+  if (provider === undefined) {
+    answer = rpcError(replyId, INTERNAL_ERROR, 'The dev chain is closed');
+  } else {
+    try {
+      // EDR refuses a request without params (viem leaves them out when there are none).
+      const edrResponse = await provider.handleRequest(
+        JSON.stringify({ ...call, params: call.params ?? [] }),
+      );
+      answer = withId(replyId, edrResponse.data);
+    } catch (error) {
+      answer = rpcError(replyId, INTERNAL_ERROR, messageOf(error));
+    }
+  }
+  return id === undefined ? undefined : answer;
+}
+
+/** EDR answers `{"result": ...}` or `{"error": ...}` alone; a JSON-RPC client needs `jsonrpc` and its `id` too. */
+function withId(id: JsonRpcId, data: unknown): JsonRpcResponse {
+  const parsed: unknown = typeof data === 'string' ? JSON.parse(data) : data;
+  if (isRecord(parsed) && 'result' in parsed) return { jsonrpc: '2.0', id, result: parsed.result };
+  if (isRecord(parsed) && isRecord(parsed.error) && typeof parsed.error.code === 'number') {
+    const { code, message, data: errorData } = parsed.error;
+    return {
+      jsonrpc: '2.0',
+      id,
+      error: {
+        code,
+        message: typeof message === 'string' ? message : 'Error',
+        ...(errorData === undefined ? {} : { data: errorData }),
+      },
+    };
+  }
+  return rpcError(id, INTERNAL_ERROR, 'The EVM returned an answer that is not a JSON-RPC result or error');
+}
+
+/** The body, or `undefined` once it grows past `limit` bytes (reading stops there). */
+function readBody(request: IncomingMessage, limit: number): Promise<Buffer | undefined> {
+  const declared = Number(request.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) return Promise.resolve(undefined);
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        request.off('data', onData);
+        request.off('end', onEnd);
+        request.pause();
+        resolve(undefined);
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => resolve(Buffer.concat(chunks, size));
+    request.on('data', onData);
+    request.on('end', onEnd);
+    request.once('error', reject);
+  });
+}
+
+function writeJson(response: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  response.writeHead(status, {
+    'Content-Type': 'application/json',
+    'Content-Length': Buffer.byteLength(text),
+  });
+  response.end(text);
+}
+
+function rpcError(id: JsonRpcId, code: number, message: string): JsonRpcResponse {
+  return { jsonrpc: '2.0', id, error: { code, message } };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
