@@ -1,0 +1,198 @@
+import { readFileSync } from 'node:fs';
+import { DialError } from '@dial/core';
+import fastifyCookie from '@fastify/cookie';
+import fastifySwagger from '@fastify/swagger';
+import { type TypeBoxTypeProvider, TypeBoxValidatorCompiler } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { AppContext } from './appContext.js';
+import { chooseTransports } from './auth/chooseTransports.js';
+import { registerOtpRoutes } from './auth/otpRoutes.js';
+import { registerSessionRoutes } from './auth/sessionRoutes.js';
+import { registerSessions, SESSION_COOKIE } from './auth/sessions.js';
+import type { AppConfig } from './config.js';
+import { deriveKey } from './crypto/deriveKey.js';
+import { createDatabase } from './db/createDatabase.js';
+import type { Database } from './db/database.js';
+import { migrateToLatest } from './db/migrateToLatest.js';
+import { sweepExpiredRows } from './db/sweepExpiredRows.js';
+import type { Channel, MessageTransport } from './delivery/index.js';
+import { registerLocalChainRoutes, registerOutboxRoutes } from './dev/devRoutes.js';
+import { createDatabaseOutboxStore } from './dev/outboxStore.js';
+import { sendFromFaucet } from './devchain/index.js';
+import { registerOriginCheck } from './http/checkOrigin.js';
+import { registerErrorHandling } from './http/errorHandling.js';
+import { registerSecurityHeaders, securityHeaders } from './http/securityHeaders.js';
+import { serveWebApp } from './http/serveWebApp.js';
+import type { TypedApp } from './http/typedApp.js';
+import { registerSystemRoutes } from './system/systemRoutes.js';
+import { registerWalletRoutes } from './wallet/walletRoutes.js';
+
+/** What {@link buildApp} can be given instead of building it from the configuration (tests do). */
+export interface AppDeps {
+  /** A database to use; the caller keeps ownership (it is migrated, not destroyed on close). */
+  db?: Kysely<Database>;
+  /** Transports per channel, replacing the ones the configuration picks (a channel left out has none). */
+  transports?: Partial<Record<Channel, MessageTransport>>;
+  /** The clock. */
+  now?: () => Date;
+  /** Replaces the dev chain's `sendFromFaucet`. */
+  sendFromFaucet?: AppContext['sendFromFaucet'];
+  /** Where the JSON log lines go instead of stdout. */
+  logStream?: { write(line: string): void };
+}
+
+/** Request bodies are small JSON documents; the JSON-RPC proxy allows more on its own route. */
+const BODY_LIMIT_BYTES = 16 * 1024;
+/** How often expired codes, sessions and rate-limit windows are deleted. */
+const SWEEP_INTERVAL_MS = 10 * 60_000;
+
+/**
+ * Log paths that could carry secrets: session cookies, authorization headers, bodies (codes, auth shares).
+ * Fastify's default serializers log none of them; this keeps it so if a log call adds them.
+ */
+const REDACTED_PATHS = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'res.headers["set-cookie"]',
+  'headers.authorization',
+  'headers.cookie',
+  'req.body',
+  'body',
+  'code',
+  'token',
+  'authShare',
+  '*.authShare',
+];
+
+/**
+ * Builds the Dial server: the API, the dev routes outside production, and the web app when it is built.
+ * Runs the database migrations first. Does not listen: call `listen()`, or drive it with `inject()`.
+ * Closing the app closes what it opened (the database unless it was given, SMTP connections, timers).
+ */
+export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<FastifyInstance> {
+  const ownsDb = deps.db === undefined;
+  const db = deps.db ?? createDatabase(config);
+  try {
+    await migrateToLatest(db);
+  } catch (error) {
+    if (ownsDb) await db.destroy();
+    throw error;
+  }
+
+  const app = Fastify({
+    logger: {
+      level: config.logLevel,
+      redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+      ...(deps.logStream === undefined ? {} : { stream: deps.logStream }),
+    },
+    trustProxy: config.trustProxy,
+    bodyLimit: BODY_LIMIT_BYTES,
+    // A malformed URL (bad percent-encoding) is refused before routing, outside the error handler and the
+    // hooks: answer it in the same shape, with the same headers.
+    frameworkErrors: (error, _request, reply) => {
+      const body = new DialError('invalid_data', { details: error.message }).toBody();
+      (reply as FastifyReply)
+        .code(400)
+        .headers({ ...securityHeaders(config.environment), 'cache-control': 'no-store' })
+        .type('application/json; charset=utf-8')
+        .send(JSON.stringify(body));
+    },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+  // TypeBox's own checker: strict types (no coercion of 1 to "1"), exactly what the schemas say.
+  app.setValidatorCompiler(TypeBoxValidatorCompiler);
+
+  const now = deps.now ?? (() => new Date());
+  const outbox = createDatabaseOutboxStore(db, now);
+  const chosen = chooseTransports(config, outbox);
+  const ctx: AppContext = {
+    config,
+    db,
+    now,
+    keys: {
+      otp: deriveKey(config.shareEncryptionKey, 'dial/otp'),
+      authShare: deriveKey(config.shareEncryptionKey, 'dial/auth-share'),
+    },
+    transports: deps.transports ?? chosen.transports,
+    outbox,
+    sendFromFaucet: deps.sendFromFaucet ?? sendFromFaucet,
+  };
+
+  let sweepTimer: NodeJS.Timeout | undefined;
+  app.addHook('onReady', async () => {
+    sweepTimer = setInterval(() => {
+      sweepExpiredRows(db, ctx.now(), config).catch((error: unknown) => {
+        app.log.warn({ err: error }, 'sweeping expired rows failed');
+      });
+    }, SWEEP_INTERVAL_MS);
+    sweepTimer.unref();
+  });
+  app.addHook('onClose', async () => {
+    clearInterval(sweepTimer);
+    chosen.close();
+    if (ownsDb) await db.destroy();
+  });
+
+  await app.register(fastifyCookie);
+  await app.register(fastifySwagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Dial API',
+        version: readPackageVersion(),
+        description:
+          'Sign-in with one-time codes, sessions, and the embedded-wallet registry of a Dial server. ' +
+          'Errors are `{"error":{"code","message"}}` with a code from the error catalogue.',
+      },
+      components: {
+        securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE } },
+      },
+    },
+  });
+
+  // Only JSON bodies: text/plain (a "simple" cross-site request) is refused with 415 before any handler.
+  app.removeContentTypeParser('text/plain');
+
+  // Before any route: a route keeps the error handler that is set when it is built, and awaiting a plugin
+  // (the web app's, below) builds the routes declared so far.
+  let webAppFallback: Awaited<ReturnType<typeof serveWebApp>>;
+  registerErrorHandling(app, async (request, reply) => webAppFallback?.(request, reply) ?? false);
+  registerSecurityHeaders(app, config.environment);
+  registerOriginCheck(app, config.allowedOrigins);
+  registerSessions(app, ctx);
+
+  const typed: TypedApp = app;
+  registerSystemRoutes(typed, ctx, { localChain: hasLocalChain(config) });
+  registerOtpRoutes(typed, ctx);
+  registerSessionRoutes(typed, ctx);
+  registerWalletRoutes(typed, ctx);
+  if (config.environment !== 'production') registerOutboxRoutes(typed, ctx);
+  if (hasLocalChain(config) && config.localChain !== null) {
+    registerLocalChainRoutes(typed, ctx, config.localChain.rpcUrl);
+  }
+
+  webAppFallback = await serveWebApp(app, config.webDistDir);
+
+  if (config.environment === 'production') {
+    if (new URL(config.publicUrl).protocol !== 'https:') {
+      app.log.warn('PUBLIC_URL is not https: browsers drop the Secure session cookie, so sign-in will fail');
+    }
+    for (const channel of ['email', 'sms'] as const) {
+      if (ctx.transports[channel] === undefined) {
+        app.log.warn(`no ${channel === 'email' ? 'SMTP_URL' : 'Twilio settings'}: ${channel} sign-in is off`);
+      }
+    }
+  }
+  return app;
+}
+
+/** The local chain's routes exist in development and test with the local chain on, never in production. */
+function hasLocalChain(config: AppConfig): boolean {
+  return config.environment !== 'production' && config.localChain !== null;
+}
+
+function readPackageVersion(): string {
+  // ../package.json from both src/app.ts and dist/app.js.
+  const text = readFileSync(new URL('../package.json', import.meta.url), 'utf8');
+  return (JSON.parse(text) as { version: string }).version;
+}

@@ -1,0 +1,22 @@
+import type { Kysely } from 'kysely';
+import type { Hex } from 'viem';
+import type { AppConfig } from './config.js';
+import type { Database } from './db/database.js';
+import type { Channel, MessageTransport, OutboxStore } from './delivery/index.js';
+import type { SendFromFaucetOptions } from './devchain/index.js';
+
+/** What the routes share: configuration, the database, the clock, derived keys and outside services. */
+export interface AppContext {
+  config: AppConfig;
+  db: Kysely<Database>;
+  /** The clock; tests inject one to move time. */
+  now: () => Date;
+  /** Keys derived from `SHARE_ENCRYPTION_KEY` with HKDF. */
+  keys: { otp: Buffer; authShare: Buffer };
+  /** How codes reach people, per channel; a channel without one is not available. */
+  transports: Partial<Record<Channel, MessageTransport>>;
+  /** The dev outbox's messages (kept in the database). */
+  outbox: OutboxStore;
+  /** Sends test ETH from the local chain's faucet (the dev chain's `sendFromFaucet`). */
+  sendFromFaucet: (options: SendFromFaucetOptions) => Promise<Hex>;
+}

@@ -1,0 +1,22 @@
+import { DialError, isDialError, isValidPhone, normalizeEmail, parsePhone, toE164 } from '@dial/core';
+import type { Channel } from '../delivery/index.js';
+import type { CodeTarget } from './otpCodes.js';
+
+/**
+ * Puts what a person typed in the form Dial stores and compares: a phone number in E.164 (read with
+ * `parsePhone`; the web app sends E.164 already), an e-mail address trimmed and lower-cased.
+ *
+ * @throws {DialError} `invalid_phone` when the number cannot be read or is not valid for its country
+ * (`isValidPhone`); `invalid_email` when the address is not plausible.
+ */
+export function normalizeTarget(channel: Channel, to: string): CodeTarget {
+  if (channel === 'email') return { channel, identifier: normalizeEmail(to) };
+  try {
+    const phone = parsePhone(to);
+    if (isValidPhone(phone)) return { channel, identifier: toE164(phone) };
+  } catch (error) {
+    // parsePhone's invalid_data ("has letters", "too long") is, for this field, an invalid phone number.
+    if (!isDialError(error)) throw error;
+  }
+  throw new DialError('invalid_phone');
+}

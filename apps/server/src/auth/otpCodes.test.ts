@@ -1,0 +1,42 @@
+import { randomBytes } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { deriveKey } from '../crypto/deriveKey.js';
+import { generateCode, hashCode } from './otpCodes.js';
+
+describe('generateCode', () => {
+  it('makes 6 digits, leading zeros kept', () => {
+    const codes = Array.from({ length: 2000 }, generateCode);
+    for (const code of codes) expect(code).toMatch(/^\d{6}$/);
+    // 2000 draws from a million: a handful of repeats at most, never a constant.
+    expect(new Set(codes).size).toBeGreaterThan(1990);
+  });
+});
+
+describe('hashCode', () => {
+  const key = deriveKey(new Uint8Array(randomBytes(32)), 'dial/otp');
+  const target = { channel: 'email' as const, identifier: 'ada@example.com' };
+
+  it('is an HMAC-SHA256 in hex, the same for the same input', () => {
+    expect(hashCode(key, target, '123456')).toMatch(/^[0-9a-f]{64}$/);
+    expect(hashCode(key, target, '123456')).toBe(hashCode(key, target, '123456'));
+  });
+
+  it('binds the code to its channel, identifier and key', () => {
+    const hash = hashCode(key, target, '123456');
+    expect(hashCode(key, target, '123457')).not.toBe(hash);
+    expect(hashCode(key, { ...target, identifier: 'grace@example.com' }, '123456')).not.toBe(hash);
+    expect(hashCode(key, { channel: 'sms', identifier: target.identifier }, '123456')).not.toBe(hash);
+    expect(hashCode(deriveKey(new Uint8Array(32), 'dial/otp'), target, '123456')).not.toBe(hash);
+  });
+});
+
+describe('deriveKey', () => {
+  it('derives different 32-byte keys per purpose', () => {
+    const master = new Uint8Array(randomBytes(32));
+    const otp = deriveKey(master, 'dial/otp');
+    const share = deriveKey(master, 'dial/auth-share');
+    expect(otp).toHaveLength(32);
+    expect(otp.equals(share)).toBe(false);
+    expect(otp.equals(Buffer.from(master))).toBe(false);
+  });
+});

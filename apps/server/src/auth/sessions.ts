@@ -1,0 +1,139 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { DialError } from '@dial/core';
+import type { CookieSerializeOptions } from '@fastify/cookie';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { AppContext } from '../appContext.js';
+import type { Database } from '../db/database.js';
+import { findUser, type User } from './users.js';
+
+/** The session cookie's name. */
+export const SESSION_COOKIE = 'dial_session';
+
+/** How long sessions last: `SESSION_IDLE_HOURS` without a request, `SESSION_MAX_DAYS` at most. */
+export interface SessionPolicy {
+  idleHours: number;
+  maxDays: number;
+}
+
+/** `last_seen_at` is written at most this often, so a busy session does not write on every request. */
+const TOUCH_INTERVAL_MS = 60_000;
+/** 32 bytes in base64url, no padding. */
+const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+const HOUR_MS = 3_600_000;
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The signed-in user, set by `requireUser`; `null` before it runs or on routes without it. */
+    user: User | null;
+  }
+  interface FastifyInstance {
+    /** A preHandler that answers `401 unauthorized` unless the request carries a live session. */
+    requireUser: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+  }
+}
+
+/** The value stored for a token: SHA-256, hex. The token itself is never stored. */
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('hex');
+}
+
+/** Starts a session for a user: a new random 256-bit token (base64url), stored as its hash only. */
+export async function createSession(
+  db: Kysely<Database>,
+  userId: string,
+  policy: SessionPolicy,
+  now: Date,
+): Promise<{ token: string; expiresAt: Date }> {
+  const token = randomBytes(32).toString('base64url');
+  const expiresAt = new Date(now.getTime() + policy.maxDays * 24 * HOUR_MS);
+  await db
+    .insertInto('sessions')
+    .values({
+      token_hash: hashToken(token),
+      user_id: userId,
+      created_at: now.toISOString(),
+      last_seen_at: now.toISOString(),
+      expires_at: expiresAt.toISOString(),
+    })
+    .execute();
+  return { token, expiresAt };
+}
+
+/**
+ * The user id of a live session. A session has ended when it is past its absolute end (`expires_at`) or
+ * has been idle for `idleHours`; an ended session's row is deleted. Marks the session as seen.
+ *
+ * @returns `undefined` when the token is malformed, unknown or ended.
+ */
+export async function findSession(
+  db: Kysely<Database>,
+  token: string,
+  policy: SessionPolicy,
+  now: Date,
+): Promise<{ userId: string } | undefined> {
+  if (!TOKEN_PATTERN.test(token)) return undefined;
+  const tokenHash = hashToken(token);
+  const row = await db
+    .selectFrom('sessions')
+    .selectAll()
+    .where('token_hash', '=', tokenHash)
+    .executeTakeFirst();
+  if (row === undefined) return undefined;
+  const idleEnd = Date.parse(row.last_seen_at) + policy.idleHours * HOUR_MS;
+  if (Date.parse(row.expires_at) <= now.getTime() || idleEnd <= now.getTime()) {
+    await db.deleteFrom('sessions').where('token_hash', '=', tokenHash).execute();
+    return undefined;
+  }
+  if (now.getTime() - Date.parse(row.last_seen_at) >= TOUCH_INTERVAL_MS) {
+    await db
+      .updateTable('sessions')
+      .set({ last_seen_at: now.toISOString() })
+      .where('token_hash', '=', tokenHash)
+      .execute();
+  }
+  return { userId: row.user_id };
+}
+
+/** Ends a session on the server (deletes its row). A malformed or unknown token is ignored. */
+export async function endSession(db: Kysely<Database>, token: string): Promise<void> {
+  if (!TOKEN_PATTERN.test(token)) return;
+  await db.deleteFrom('sessions').where('token_hash', '=', hashToken(token)).execute();
+}
+
+/** The session cookie's attributes: HttpOnly, SameSite=Strict, Path=/, Secure in production. */
+export function sessionCookieOptions(ctx: AppContext): CookieSerializeOptions {
+  return {
+    httpOnly: true,
+    sameSite: 'strict',
+    path: '/',
+    secure: ctx.config.environment === 'production',
+  };
+}
+
+/** Sets a new session cookie; it lasts as long as the session can (`SESSION_MAX_DAYS`). */
+export function setSessionCookie(reply: FastifyReply, ctx: AppContext, token: string, expiresAt: Date): void {
+  reply.setCookie(SESSION_COOKIE, token, { ...sessionCookieOptions(ctx), expires: expiresAt });
+}
+
+/** Tells the browser to drop the session cookie. */
+export function clearSessionCookie(reply: FastifyReply, ctx: AppContext): void {
+  reply.clearCookie(SESSION_COOKIE, sessionCookieOptions(ctx));
+}
+
+/** Adds `request.user` and the `requireUser` preHandler. */
+export function registerSessions(app: FastifyInstance, ctx: AppContext): void {
+  app.decorateRequest('user', null);
+  app.decorate('requireUser', async (request: FastifyRequest, reply: FastifyReply) => {
+    const token = request.cookies[SESSION_COOKIE];
+    if (token === undefined || token === '') throw new DialError('unauthorized');
+    const session = await findSession(ctx.db, token, ctx.config.session, ctx.now());
+    const user = session === undefined ? undefined : await findUser(ctx.db, session.userId);
+    if (user === undefined) {
+      // A cookie for an ended session is useless: drop it so the browser stops sending it.
+      clearSessionCookie(reply, ctx);
+      throw new DialError('unauthorized');
+    }
+    request.user = user;
+  });
+}

@@ -1,0 +1,121 @@
+import { randomUUID } from 'node:crypto';
+import { DialError } from '@dial/core';
+import { type Kysely, sql, type Transaction } from 'kysely';
+import type { Allowlist } from '../config.js';
+import type { Database, IdentityKind } from '../db/database.js';
+import { dialectOf } from '../db/dialectOf.js';
+import { isUniqueViolation } from '../db/isUniqueViolation.js';
+
+/** A user as the API shows it. */
+export interface User {
+  id: string;
+  /** E.164, or `null` for an e-mail account. */
+  phone: string | null;
+  /** Lower-case, or `null` for a phone account. */
+  email: string | null;
+  /** ISO 8601. */
+  createdAt: string;
+}
+
+/** Who may create an account: the allowlist and the user cap (`null` for none). */
+export interface SignUpPolicy {
+  allowlist: Allowlist | null;
+  maxUsers: number | null;
+}
+
+/**
+ * An arbitrary constant naming the PostgreSQL advisory lock that serialises sign-ups (the ASCII of "Dial").
+ */
+const SIGN_UP_LOCK = 0x4469616c;
+
+/** Loads a user with their identities; `undefined` when there is no such user. */
+export async function findUser(db: Kysely<Database>, userId: string): Promise<User | undefined> {
+  const user = await db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
+  if (user === undefined) return undefined;
+  const identities = await db
+    .selectFrom('identities')
+    .select(['kind', 'value'])
+    .where('user_id', '=', userId)
+    .execute();
+  return {
+    id: user.id,
+    phone: identities.find((identity) => identity.kind === 'phone')?.value ?? null,
+    email: identities.find((identity) => identity.kind === 'email')?.value ?? null,
+    createdAt: user.created_at,
+  };
+}
+
+async function findUserIdByIdentity(db: Kysely<Database>, value: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('identities')
+    .select('user_id')
+    .where('value', '=', value)
+    .executeTakeFirst();
+  return row?.user_id;
+}
+
+/**
+ * The user who owns a phone number or e-mail address, created when there is none, for a sign-in whose code
+ * was already proven right. Only a new account is checked against the allowlist and the user cap: people
+ * who already have an account always sign in.
+ *
+ * The cap holds under concurrency: the count and the insert run in one transaction that, on PostgreSQL,
+ * first takes a transaction-scoped advisory lock, so sign-ups on every server sharing the database run one
+ * at a time (sign-ins of existing users take no lock). On SQLite, one process's transactions already run
+ * one at a time on its single connection.
+ *
+ * @throws {DialError} `allowlist_rejected`, `max_accounts_reached`.
+ */
+export async function findOrCreateUser(
+  db: Kysely<Database>,
+  identity: { kind: IdentityKind; value: string },
+  policy: SignUpPolicy,
+  now: Date,
+): Promise<{ user: User; isNewUser: boolean }> {
+  const existing = await findUserIdByIdentity(db, identity.value);
+  if (existing !== undefined) return { user: await loadUser(db, existing), isNewUser: false };
+
+  if (policy.allowlist !== null) {
+    const allowed = identity.kind === 'email' ? policy.allowlist.emails : policy.allowlist.phones;
+    if (!allowed.includes(identity.value)) throw new DialError('allowlist_rejected');
+  }
+
+  try {
+    const created = await db.transaction().execute(async (trx) => {
+      if (dialectOf(db) === 'postgres') await sql`select pg_advisory_xact_lock(${SIGN_UP_LOCK})`.execute(trx);
+      // Under the lock, a sign-up that raced this one is visible: sign in to its account instead.
+      const raced = await findUserIdByIdentity(trx, identity.value);
+      if (raced !== undefined) return { id: raced, isNew: false };
+      if (policy.maxUsers !== null) await checkUserCap(trx, policy.maxUsers);
+      const id = randomUUID();
+      const createdAt = now.toISOString();
+      await trx.insertInto('users').values({ id, created_at: createdAt }).execute();
+      await trx
+        .insertInto('identities')
+        .values({ value: identity.value, kind: identity.kind, user_id: id, created_at: createdAt })
+        .execute();
+      return { id, isNew: true };
+    });
+    return { user: await loadUser(db, created.id), isNewUser: created.isNew };
+  } catch (error) {
+    // Another process created this identity between our check and our insert (SQLite without the lock).
+    if (!isUniqueViolation(error)) throw error;
+    const raced = await findUserIdByIdentity(db, identity.value);
+    if (raced === undefined) throw error;
+    return { user: await loadUser(db, raced), isNewUser: false };
+  }
+}
+
+async function checkUserCap(trx: Transaction<Database>, maxUsers: number): Promise<void> {
+  const { count } = await trx
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll<number | string | bigint>().as('count'))
+    .executeTakeFirstOrThrow();
+  if (Number(count) >= maxUsers) throw new DialError('max_accounts_reached');
+}
+
+async function loadUser(db: Kysely<Database>, userId: string): Promise<User> {
+  const user = await findUser(db, userId);
+  if (user === undefined) throw new Error(`user ${userId} vanished`);
+  return user;
+}

@@ -1,0 +1,362 @@
+import { randomBytes } from 'node:crypto';
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { isDialError, isValidPhone, normalizeEmail, parsePhone, toE164 } from '@dial/core';
+import { DEFAULT_OTP_POLICY, type OtpPolicy } from './auth/otpPolicy.js';
+
+/** Where the server runs: `development` (the default), `production` or `test`. */
+export type Environment = 'development' | 'production' | 'test';
+
+/** Pino's levels, plus `silent`. */
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+
+/** Who may create an account when `ALLOWLIST` is set. Existing users always sign in. */
+export interface Allowlist {
+  /** Normalised (trimmed, lower-case) addresses. */
+  emails: readonly string[];
+  /** E.164 numbers. */
+  phones: readonly string[];
+}
+
+/** The local development chain (31337) the dev routes use, when it is on. */
+export interface LocalChainConfig {
+  /** Whether `main.ts` starts a chain itself (`startDevChain`) or uses one that already runs at `rpcUrl`. */
+  start: boolean;
+  /** The port `main.ts` starts the chain on (`LOCAL_CHAIN_PORT`). */
+  port: number;
+  /** The chain's JSON-RPC URL, as the server reaches it. Replaced by the started chain's URL by `main.ts`. */
+  rpcUrl: string;
+}
+
+/** Everything the server is configured with; {@link loadConfig} reads it from the environment. */
+export interface AppConfig {
+  environment: Environment;
+  host: string;
+  port: number;
+  /** The browser-facing origin, e.g. `https://wallet.example.com` (no path, no trailing slash). */
+  publicUrl: string;
+  /** Origins whose state-changing requests are accepted: `publicUrl`, and loopback aliases in development. */
+  allowedOrigins: readonly string[];
+  /** Absolute path of the data directory (SQLite file, generated key). */
+  dataDir: string;
+  /** `postgres://…` for PostgreSQL; `undefined` for the SQLite file `dataDir/dial.sqlite`. */
+  databaseUrl: string | undefined;
+  /** The 32-byte master key; auth shares and one-time codes use keys derived from it with HKDF. */
+  shareEncryptionKey: Uint8Array;
+  mail: { smtpUrl: string | undefined; from: string };
+  twilio: { accountSid: string; authToken: string; from: string; apiUrl: string | undefined } | undefined;
+  /** `null`: anyone may sign up. */
+  allowlist: Allowlist | null;
+  /** `null`: no limit. */
+  maxUsers: number | null;
+  /** `null`: no local chain, no faucet, no `/api/dev/chain`. */
+  localChain: LocalChainConfig | null;
+  session: { idleHours: number; maxDays: number };
+  trustProxy: boolean;
+  logLevel: LogLevel;
+  /** The built web app (`apps/web/dist`); skipped when the folder does not exist. */
+  webDistDir: string;
+  /** One-time code lifetimes and rate limits. Not read from the environment. */
+  otp: OtpPolicy;
+}
+
+/** A setting is missing or wrong: the message names the variable and says what to do. */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+const ENVIRONMENTS: readonly Environment[] = ['development', 'production', 'test'];
+const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+const KEY_FILE_NAME = 'share-encryption.key';
+
+/** The built web app, next to this server in the repository: `apps/web/dist` (from `src/` or `dist/`). */
+export const DEFAULT_WEB_DIST_DIR = fileURLToPath(new URL('../../web/dist', import.meta.url));
+
+/**
+ * Reads and checks the configuration from environment variables. Throws a {@link ConfigError} whose message
+ * names the variable at fault, so the server refuses to start rather than running half-configured.
+ *
+ * Side effect: in development and test, when `SHARE_ENCRYPTION_KEY` is not set, a key is generated once
+ * into `DATA_DIR/share-encryption.key` (mode 0600) and read from there on later starts.
+ *
+ * @param env - The variables; `process.env` by default.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const read = (name: string): string | undefined => {
+    const value = env[name]?.trim();
+    return value === undefined || value === '' ? undefined : value;
+  };
+
+  // NODE_ENV: development (default) | production | test. Production turns off the dev outbox, the dev
+  // routes and the local chain, requires SHARE_ENCRYPTION_KEY and marks the session cookie Secure.
+  const environment = oneOf('NODE_ENV', read('NODE_ENV') ?? 'development', ENVIRONMENTS);
+  const production = environment === 'production';
+
+  // PORT: the TCP port to listen on (default 8080).
+  const port = integer('PORT', read('PORT'), 8080, 0, 65_535);
+  // HOST: the interface to listen on (default 127.0.0.1, loopback only; 0.0.0.0 in a container).
+  const host = read('HOST') ?? '127.0.0.1';
+
+  // PUBLIC_URL: the origin people open in their browser (default http://localhost:PORT). Used for the
+  // origin (CSRF) check; in development http://localhost:PORT and http://127.0.0.1:PORT are accepted too.
+  const publicUrl = origin('PUBLIC_URL', read('PUBLIC_URL') ?? `http://localhost:${port}`);
+  const allowedOrigins = new Set([publicUrl]);
+  if (environment === 'development') {
+    allowedOrigins.add(`http://localhost:${port}`);
+    allowedOrigins.add(`http://127.0.0.1:${port}`);
+  }
+
+  // DATA_DIR: where the SQLite database and the generated development key live (default ./data, relative to
+  // the working directory).
+  const dataDir = resolve(read('DATA_DIR') ?? './data');
+
+  // DATABASE_URL: postgres://user:password@host:5432/db for PostgreSQL; unset for SQLite at
+  // DATA_DIR/dial.sqlite.
+  const databaseUrl = read('DATABASE_URL');
+  if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new ConfigError(
+      'DATABASE_URL must be a PostgreSQL URL (postgres://user:password@host:5432/database); leave it unset for SQLite.',
+    );
+  }
+
+  // SHARE_ENCRYPTION_KEY: 32 random bytes, as 64 hex characters or base64 (`openssl rand -hex 32`). Encrypts
+  // the stored auth shares and keys the one-time-code hashes. Required in production; in development and
+  // test it is generated into DATA_DIR/share-encryption.key on first start. Losing it makes every stored
+  // auth share unreadable.
+  const keyText = read('SHARE_ENCRYPTION_KEY');
+  let shareEncryptionKey: Uint8Array;
+  if (keyText !== undefined) {
+    shareEncryptionKey = parseKey(keyText);
+  } else if (production) {
+    throw new ConfigError(
+      'SHARE_ENCRYPTION_KEY is required in production: set it to 32 random bytes as 64 hex characters ' +
+        '(for example the output of `openssl rand -hex 32`), and back it up.',
+    );
+  } else {
+    shareEncryptionKey = readOrCreateKeyFile(dataDir);
+  }
+
+  // SMTP_URL: smtp://user:password@host:587 or smtps://…:465, to send codes by e-mail. Unset: e-mail codes go
+  // to the dev outbox (development, test) or e-mail sign-in is unavailable (production).
+  const smtpUrl = read('SMTP_URL');
+  if (smtpUrl !== undefined && !/^smtps?:\/\//.test(smtpUrl)) {
+    throw new ConfigError('SMTP_URL must start with smtp:// or smtps://.');
+  }
+  // MAIL_FROM: the sender of code e-mails (default `Dial <no-reply@localhost>`).
+  const mailFrom = read('MAIL_FROM') ?? 'Dial <no-reply@localhost>';
+
+  // TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, TWILIO_FROM (an E.164 number or a Messaging Service SID MG…): all
+  // three send codes by SMS through Twilio. Unset: SMS codes go to the dev outbox (development, test) or SMS
+  // sign-in is unavailable (production). TWILIO_API_URL: another Twilio-compatible API base (tests).
+  const twilioParts = {
+    accountSid: read('TWILIO_ACCOUNT_SID'),
+    authToken: read('TWILIO_AUTH_TOKEN'),
+    from: read('TWILIO_FROM'),
+  };
+  const twilioSet = Object.values(twilioParts).filter((value) => value !== undefined).length;
+  if (twilioSet !== 0 && twilioSet !== 3) {
+    throw new ConfigError('Set all three of TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM, or none.');
+  }
+  const twilioApiUrl = read('TWILIO_API_URL');
+  if (twilioApiUrl !== undefined) origin('TWILIO_API_URL', twilioApiUrl, true);
+  const twilio =
+    twilioParts.accountSid !== undefined &&
+    twilioParts.authToken !== undefined &&
+    twilioParts.from !== undefined
+      ? {
+          accountSid: twilioParts.accountSid,
+          authToken: twilioParts.authToken,
+          from: twilioParts.from,
+          apiUrl: twilioApiUrl,
+        }
+      : undefined;
+
+  // ALLOWLIST: comma-separated e-mail addresses and phone numbers (international form, +44…) allowed to
+  // create an account. Unset: anyone may sign up. Existing users always sign in.
+  const allowlist = parseAllowlist(read('ALLOWLIST'));
+
+  // MAX_USERS: the most accounts this server creates; sign-ups beyond it are refused, existing users still
+  // sign in. Unset: no limit.
+  const maxUsersText = read('MAX_USERS');
+  const maxUsers =
+    maxUsersText === undefined ? null : integer('MAX_USERS', maxUsersText, 0, 0, Number.MAX_SAFE_INTEGER);
+
+  // LOCAL_CHAIN: on | off (default on in development, off otherwise). Starts the local EVM chain (31337)
+  // with a funded faucet, and the routes /api/dev/faucet and /api/dev/chain. Not allowed in production.
+  // LOCAL_CHAIN_PORT: its port (default 8545). LOCAL_CHAIN_URL: use a chain that already runs there
+  // instead of starting one.
+  const localChainOn = oneOf(
+    'LOCAL_CHAIN',
+    read('LOCAL_CHAIN') ?? (environment === 'development' ? 'on' : 'off'),
+    ['on', 'off'] as const,
+  );
+  if (localChainOn === 'on' && production) {
+    throw new ConfigError('LOCAL_CHAIN=on is for development only: remove it, or set LOCAL_CHAIN=off.');
+  }
+  const localChainPort = integer('LOCAL_CHAIN_PORT', read('LOCAL_CHAIN_PORT'), 8545, 0, 65_535);
+  const localChainUrl = read('LOCAL_CHAIN_URL');
+  if (localChainUrl !== undefined) origin('LOCAL_CHAIN_URL', localChainUrl, true);
+  const localChain: LocalChainConfig | null =
+    localChainOn === 'off'
+      ? null
+      : localChainUrl !== undefined
+        ? { start: false, port: localChainPort, rpcUrl: localChainUrl }
+        : { start: true, port: localChainPort, rpcUrl: `http://127.0.0.1:${localChainPort}` };
+
+  // SESSION_IDLE_HOURS (default 24): a session ends after this long without a request.
+  // SESSION_MAX_DAYS (default 7): and at the latest this long after sign-in.
+  const session = {
+    idleHours: positiveNumber('SESSION_IDLE_HOURS', read('SESSION_IDLE_HOURS'), 24),
+    maxDays: positiveNumber('SESSION_MAX_DAYS', read('SESSION_MAX_DAYS'), 7),
+  };
+
+  // TRUST_PROXY: true | false (default false). True behind a reverse proxy: the client IP used for rate
+  // limits comes from X-Forwarded-For. Never true when clients reach the server directly.
+  const trustProxy =
+    oneOf('TRUST_PROXY', read('TRUST_PROXY') ?? 'false', ['true', 'false'] as const) === 'true';
+
+  // LOG_LEVEL: fatal | error | warn | info (default) | debug | trace | silent.
+  const logLevel = oneOf('LOG_LEVEL', read('LOG_LEVEL') ?? 'info', LOG_LEVELS);
+
+  // WEB_DIST_DIR: the built web app to serve (default apps/web/dist next to this server). Skipped, with the
+  // API still served, when the folder does not exist.
+  const webDistDir = resolve(read('WEB_DIST_DIR') ?? DEFAULT_WEB_DIST_DIR);
+
+  return {
+    environment,
+    host,
+    port,
+    publicUrl,
+    allowedOrigins: [...allowedOrigins],
+    dataDir,
+    databaseUrl,
+    shareEncryptionKey,
+    mail: { smtpUrl, from: mailFrom },
+    twilio,
+    allowlist,
+    maxUsers,
+    localChain,
+    session,
+    trustProxy,
+    logLevel,
+    webDistDir,
+    otp: DEFAULT_OTP_POLICY,
+  };
+}
+
+/**
+ * Reads a 32-byte key written as 64 hex characters or as base64.
+ *
+ * @throws {ConfigError} when it is neither, or not 32 bytes.
+ */
+export function parseKey(text: string): Uint8Array {
+  const trimmed = text.trim();
+  let bytes: Buffer | undefined;
+  if (/^[0-9a-fA-F]{64}$/.test(trimmed)) bytes = Buffer.from(trimmed, 'hex');
+  else if (/^[A-Za-z0-9+/]{43}=?$/.test(trimmed) || /^[A-Za-z0-9_-]{43}$/.test(trimmed)) {
+    bytes = Buffer.from(trimmed, trimmed.includes('-') || trimmed.includes('_') ? 'base64url' : 'base64');
+  }
+  if (bytes?.length !== 32) {
+    throw new ConfigError(
+      'SHARE_ENCRYPTION_KEY must be 32 bytes written as 64 hex characters or as base64 ' +
+        '(generate one with `openssl rand -hex 32`).',
+    );
+  }
+  return new Uint8Array(bytes);
+}
+
+function readOrCreateKeyFile(dataDir: string): Uint8Array {
+  const path = join(dataDir, KEY_FILE_NAME);
+  mkdirSync(dataDir, { recursive: true });
+  try {
+    // 'wx' fails when the file exists, so two servers starting at once cannot overwrite each other's key.
+    writeFileSync(path, `${randomBytes(32).toString('hex')}\n`, { flag: 'wx', mode: 0o600 });
+    chmodSync(path, 0o600);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
+      throw new ConfigError(`Cannot write the generated key to ${path}: ${(error as Error).message}`);
+    }
+  }
+  try {
+    return parseKey(readFileSync(path, 'utf8'));
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      throw new ConfigError(`${path} does not hold a valid key (64 hex characters): fix or remove it.`);
+    }
+    throw error;
+  }
+}
+
+function parseAllowlist(text: string | undefined): Allowlist | null {
+  if (text === undefined) return null;
+  const emails = new Set<string>();
+  const phones = new Set<string>();
+  for (const raw of text.split(',')) {
+    const entry = raw.trim();
+    if (entry === '') continue;
+    try {
+      if (entry.includes('@')) {
+        emails.add(normalizeEmail(entry));
+      } else {
+        const phone = parsePhone(entry);
+        if (!isValidPhone(phone)) throw new ConfigError('invalid');
+        phones.add(toE164(phone));
+      }
+    } catch (error) {
+      if (error instanceof ConfigError || isDialError(error)) {
+        throw new ConfigError(
+          `ALLOWLIST has an entry that is neither an e-mail address nor a valid phone number in international form (+44…): ${JSON.stringify(entry)}`,
+        );
+      }
+      throw error;
+    }
+  }
+  return { emails: [...emails], phones: [...phones] };
+}
+
+function oneOf<T extends string>(name: string, value: string, allowed: readonly T[]): T {
+  if (!(allowed as readonly string[]).includes(value)) {
+    throw new ConfigError(`${name} must be one of ${allowed.join(', ')}, not ${JSON.stringify(value)}.`);
+  }
+  return value as T;
+}
+
+function integer(name: string, text: string | undefined, fallback: number, min: number, max: number): number {
+  if (text === undefined) return fallback;
+  const value = Number(text);
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(value) || value < min || value > max) {
+    throw new ConfigError(
+      `${name} must be a whole number from ${min} to ${max}, not ${JSON.stringify(text)}.`,
+    );
+  }
+  return value;
+}
+
+function positiveNumber(name: string, text: string | undefined, fallback: number): number {
+  if (text === undefined) return fallback;
+  const value = Number(text);
+  if (!/^\d+(\.\d+)?$/.test(text) || !(value > 0)) {
+    throw new ConfigError(`${name} must be a positive number, not ${JSON.stringify(text)}.`);
+  }
+  return value;
+}
+
+/** Checks an http(s) URL and returns its origin; `allowPath` accepts a path after the origin. */
+function origin(name: string, text: string, allowPath = false): string {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new ConfigError(`${name} must be an http:// or https:// URL, not ${JSON.stringify(text)}.`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError(`${name} must be an http:// or https:// URL, not ${JSON.stringify(text)}.`);
+  }
+  if (!allowPath && (url.pathname !== '/' || url.search !== '' || url.hash !== '')) {
+    throw new ConfigError(
+      `${name} must be an origin only (like https://wallet.example.com), without a path: ${JSON.stringify(text)}.`,
+    );
+  }
+  return url.origin;
+}

@@ -1,0 +1,84 @@
+import type { Generated } from 'kysely';
+
+/**
+ * The tables, as Kysely sees them. The schema is portable between SQLite and PostgreSQL: ids are text UUIDs
+ * (`crypto.randomUUID()`), times are ISO 8601 strings in UTC with milliseconds (`Date#toISOString()`), which
+ * sort and compare as text in both, and binary values are base64 text.
+ */
+export interface Database {
+  users: UsersTable;
+  identities: IdentitiesTable;
+  otp_codes: OtpCodesTable;
+  sessions: SessionsTable;
+  wallets: WalletsTable;
+  rate_limits: RateLimitsTable;
+  outbox_messages: OutboxMessagesTable;
+}
+
+export interface UsersTable {
+  id: string;
+  created_at: string;
+}
+
+/** How a user signs in: a phone number (E.164) or an e-mail address (lower-case). */
+export type IdentityKind = 'phone' | 'email';
+
+export interface IdentitiesTable {
+  /** E.164 or the normalised e-mail address; unique across all users. */
+  value: string;
+  kind: IdentityKind;
+  user_id: string;
+  created_at: string;
+}
+
+/** The one live code of a channel and identifier; a new code replaces the row. */
+export interface OtpCodesTable {
+  channel: 'sms' | 'email';
+  identifier: string;
+  /** HMAC-SHA256 of channel, identifier and code, hex. Never the code itself. */
+  code_hash: string;
+  expires_at: string;
+  /** Wrong tries so far. */
+  attempts: Generated<number>;
+  created_at: string;
+}
+
+export interface SessionsTable {
+  /** SHA-256 of the cookie's token, hex. Never the token itself. */
+  token_hash: string;
+  user_id: string;
+  created_at: string;
+  last_seen_at: string;
+  /** The absolute end: created_at + SESSION_MAX_DAYS. */
+  expires_at: string;
+}
+
+export interface WalletsTable {
+  user_id: string;
+  /** EIP-55 checksummed. */
+  address: string;
+  /** AES-256-GCM ciphertext followed by its 16-byte tag, base64. */
+  auth_share_ciphertext: string;
+  /** The 12-byte GCM nonce, base64. */
+  iv: string;
+  /** Which derived key encrypted it; 1 so far. */
+  key_version: number;
+  created_at: string;
+}
+
+/** Fixed-window counters: one row per limit and subject. */
+export interface RateLimitsTable {
+  key: string;
+  window_start: string;
+  count: number;
+}
+
+export interface OutboxMessagesTable {
+  id: string;
+  channel: 'sms' | 'email';
+  recipient: string;
+  subject: string;
+  body: string;
+  code: string | null;
+  created_at: string;
+}

@@ -1,0 +1,17 @@
+import type { Migration, MigrationProvider } from 'kysely/migration';
+import * as initial from './0001_initial.js';
+
+/**
+ * Every migration, by name, in the order they run. A static list rather than a folder read at run time, so
+ * the same code migrates from `src/` under Vitest and from `dist/` in production.
+ */
+export const MIGRATIONS: Readonly<Record<string, Migration>> = {
+  '0001_initial': initial,
+};
+
+/** Kysely's `MigrationProvider` over {@link MIGRATIONS}. */
+export const migrationProvider: MigrationProvider = {
+  async getMigrations() {
+    return { ...MIGRATIONS };
+  },
+};

@@ -1,0 +1,41 @@
+import type { Kysely } from 'kysely';
+import type { AppConfig } from '../config.js';
+import type { Database } from './database.js';
+
+/** How long the dev outbox keeps messages. */
+const OUTBOX_RETENTION_MS = 7 * 24 * 3_600_000;
+
+/**
+ * Deletes rows nothing will read again: expired one-time codes, ended sessions (past their absolute end or
+ * idle too long), rate-limit windows older than the longest window, and dev-outbox messages older than a
+ * week. Correctness never depends on it (every read checks expiry itself); it keeps the tables small.
+ */
+export async function sweepExpiredRows(
+  db: Kysely<Database>,
+  now: Date,
+  config: Pick<AppConfig, 'otp' | 'session'>,
+): Promise<void> {
+  const at = (offsetMs: number) => new Date(now.getTime() - offsetMs).toISOString();
+  const { otp } = config;
+  const longestWindowSeconds = Math.max(
+    otp.codesPerIdentifier.windowSeconds,
+    otp.startsPerIp.windowSeconds,
+    otp.verifiesPerIp.windowSeconds,
+    otp.verifiesPerIdentifier.windowSeconds,
+  );
+  await db.deleteFrom('otp_codes').where('expires_at', '<=', at(0)).execute();
+  await db
+    .deleteFrom('sessions')
+    .where((eb) =>
+      eb.or([
+        eb('expires_at', '<=', at(0)),
+        eb('last_seen_at', '<=', at(config.session.idleHours * 3_600_000)),
+      ]),
+    )
+    .execute();
+  await db
+    .deleteFrom('rate_limits')
+    .where('window_start', '<=', at(longestWindowSeconds * 1000))
+    .execute();
+  await db.deleteFrom('outbox_messages').where('created_at', '<=', at(OUTBOX_RETENTION_MS)).execute();
+}

@@ -1,0 +1,150 @@
+import { DialError, LOCAL_CHAIN_ID } from '@dial/core';
+import { Type } from 'typebox';
+import { type Address, parseEther } from 'viem';
+import type { AppContext } from '../appContext.js';
+import { renderOutboxPage } from '../delivery/index.js';
+import { errorResponses } from '../http/schemas.js';
+import type { TypedApp } from '../http/typedApp.js';
+import { loadWallet } from '../wallet/walletStore.js';
+
+/** What the faucet sends: 1 test ETH. */
+export const FAUCET_AMOUNT_WEI = parseEther('1');
+
+const JsonRpcRequestSchema = Type.Object({
+  jsonrpc: Type.Literal('2.0'),
+  method: Type.String({ minLength: 1, maxLength: 100 }),
+  params: Type.Optional(Type.Unknown()),
+  id: Type.Optional(Type.Union([Type.String(), Type.Number(), Type.Null()])),
+});
+
+/**
+ * The dev outbox (`GET /dev/outbox`, `GET /dev/outbox.json`): registered outside production only.
+ */
+export function registerOutboxRoutes(app: TypedApp, ctx: AppContext): void {
+  app.get('/dev/outbox', { schema: { hide: true } }, async (_request, reply) => {
+    const records = await ctx.outbox.list();
+    return reply.type('text/html; charset=utf-8').send(renderOutboxPage(records));
+  });
+
+  app.get(
+    '/dev/outbox.json',
+    {
+      schema: {
+        tags: ['development'],
+        summary: 'The dev outbox: the latest 100 messages, newest first (not in production).',
+        response: {
+          200: Type.Object({
+            messages: Type.Array(
+              Type.Object({
+                id: Type.String(),
+                channel: Type.Enum(['sms', 'email']),
+                to: Type.String(),
+                subject: Type.String(),
+                text: Type.String(),
+                code: Type.Optional(Type.String()),
+                createdAt: Type.String({ format: 'date-time' }),
+              }),
+            ),
+          }),
+        },
+      },
+    },
+    async () => ({ messages: await ctx.outbox.list() }),
+  );
+}
+
+/**
+ * The local chain's routes (`POST /api/dev/faucet`, `POST /api/dev/chain`): registered only in development
+ * with the local chain on.
+ */
+export function registerLocalChainRoutes(app: TypedApp, ctx: AppContext, rpcUrl: string): void {
+  app.post(
+    '/api/dev/faucet',
+    {
+      preHandler: app.requireUser,
+      schema: {
+        tags: ['development'],
+        summary: "Sends 1 test ETH from the local chain's faucet to the signed-in user's wallet.",
+        security: [{ session: [] }],
+        response: {
+          200: Type.Object({
+            txHash: Type.String({ pattern: '^0x[0-9a-f]{64}$' }),
+            value: Type.String({ description: 'Wei, as a decimal string.' }),
+          }),
+          ...errorResponses(401, 403, 404, 503),
+        },
+      },
+    },
+    async (request) => {
+      const wallet = await loadWallet(ctx.db, ctx.keys.authShare, request.user!.id);
+      if (wallet === undefined) throw new DialError('wallet_not_found');
+      let txHash: string;
+      try {
+        txHash = await ctx.sendFromFaucet({
+          rpcUrl,
+          chainId: LOCAL_CHAIN_ID,
+          to: wallet.address as Address,
+          value: FAUCET_AMOUNT_WEI,
+        });
+      } catch (error) {
+        request.log.warn({ reason: error instanceof Error ? error.message : String(error) }, 'faucet failed');
+        throw new DialError('chain_unavailable', { cause: error });
+      }
+      return { txHash, value: FAUCET_AMOUNT_WEI.toString() };
+    },
+  );
+
+  app.post(
+    '/api/dev/chain',
+    {
+      // A contract deployment can be larger than the API's usual bodies.
+      bodyLimit: 1024 * 1024,
+      schema: {
+        tags: ['development'],
+        summary: 'JSON-RPC, passed through to the local chain.',
+        body: Type.Union([
+          JsonRpcRequestSchema,
+          Type.Array(JsonRpcRequestSchema, { minItems: 1, maxItems: 100 }),
+        ]),
+        response: {
+          200: Type.Unknown({ description: "The chain's JSON-RPC answer." }),
+          ...errorResponses(400, 403, 503),
+        },
+      },
+    },
+    async (request, reply) => {
+      let response: Response;
+      try {
+        response = await fetch(rpcUrl, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(withParams(request.body)),
+          signal: AbortSignal.timeout(30_000),
+        });
+      } catch (error) {
+        request.log.warn(
+          { reason: error instanceof Error ? error.message : String(error) },
+          'chain unreachable',
+        );
+        throw new DialError('chain_unavailable', { cause: error });
+      }
+      const text = await response.text();
+      if (!response.ok && !text.trimStart().startsWith('{') && !text.trimStart().startsWith('[')) {
+        throw new DialError('chain_unavailable', { details: `chain answered HTTP ${response.status}` });
+      }
+      // The chain's own status and JSON-RPC body, as they are (the cast: the schema only names 200).
+      return reply
+        .code(response.status as 200)
+        .type('application/json; charset=utf-8')
+        .send(text);
+    },
+  );
+}
+
+type JsonRpcRequest = { params?: unknown } & Record<string, unknown>;
+
+/** Adds `params: []` where a request left it out (viem does for some methods; EDR wants it). */
+function withParams(body: JsonRpcRequest | JsonRpcRequest[]): JsonRpcRequest | JsonRpcRequest[] {
+  const fill = (call: JsonRpcRequest) => (call.params === undefined ? { ...call, params: [] } : call);
+  return Array.isArray(body) ? body.map(fill) : fill(body);
+}

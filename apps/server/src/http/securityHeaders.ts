@@ -1,0 +1,58 @@
+import { SUPPORTED_CHAINS } from '@dial/core';
+import type { FastifyInstance } from 'fastify';
+import type { Environment } from '../config.js';
+
+/**
+ * The Content-Security-Policy: everything from this origin only, no inline scripts or styles, and JSON-RPC
+ * to the supported chains' default RPC endpoints (the web app reads balances from them directly).
+ */
+export function contentSecurityPolicy(): string {
+  const rpcOrigins = new Set<string>();
+  for (const chain of SUPPORTED_CHAINS) {
+    for (const url of chain.rpcUrls.default.http) rpcOrigins.add(new URL(url).origin);
+  }
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data:",
+    "font-src 'self'",
+    `connect-src ${["'self'", ...rpcOrigins].join(' ')}`,
+    "object-src 'none'",
+    "base-uri 'none'",
+    "frame-ancestors 'none'",
+    "form-action 'self'",
+  ].join('; ');
+}
+
+/**
+ * Sets the security headers on every answer (API, errors, not-found, static files) in an `onSend` hook,
+ * which runs for all of them; and `Cache-Control: no-store` on `/api` and `/dev` answers, which are
+ * per-user and must never sit in a shared cache.
+ */
+export function registerSecurityHeaders(app: FastifyInstance, environment: Environment): void {
+  const headers = securityHeaders(environment);
+  app.addHook('onSend', async (request, reply, payload) => {
+    reply.headers(headers);
+    if (/^\/(api|dev)(\/|\?|$)/.test(request.url)) reply.header('cache-control', 'no-store');
+    return payload;
+  });
+}
+
+/** The headers {@link registerSecurityHeaders} sets, for answers written outside Fastify's hooks. */
+export function securityHeaders(environment: Environment): Record<string, string> {
+  const headers: Record<string, string> = {
+    'content-security-policy': contentSecurityPolicy(),
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'no-referrer',
+    'x-frame-options': 'DENY',
+    'cross-origin-opener-policy': 'same-origin',
+    'cross-origin-resource-policy': 'same-origin',
+    'permissions-policy': 'camera=(), microphone=(), geolocation=()',
+  };
+  if (environment === 'production') {
+    // No includeSubDomains: a self-hosted Dial should not force HTTPS on its owner's other subdomains.
+    headers['strict-transport-security'] = 'max-age=31536000';
+  }
+  return headers;
+}

@@ -1,0 +1,42 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+
+/** Files under `/assets/` have content hashes in their names, so they never change: cache them for a year. */
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+/**
+ * Serves the built web app from `dir` when it holds an `index.html`: its files as they are, and
+ * `index.html` for any other GET outside `/api`, `/dev` and `/assets` (the app routes in the browser). `index.html`
+ * is `no-cache` (revalidated every time, so a new release shows at once); `/assets/*` is immutable.
+ *
+ * @returns the SPA fallback for the not-found handler, or `undefined` when there is no web app to serve
+ *   (tests, an API-only deployment).
+ */
+export async function serveWebApp(
+  app: FastifyInstance,
+  dir: string,
+): Promise<((request: FastifyRequest, reply: FastifyReply) => Promise<boolean>) | undefined> {
+  if (!existsSync(join(dir, 'index.html'))) {
+    app.log.warn({ dir }, 'no built web app found, serving the API only (run `npm run build`)');
+    return undefined;
+  }
+  await app.register(fastifyStatic, {
+    root: dir,
+    wildcard: true,
+    index: ['index.html'],
+    serveDotFiles: false,
+    setHeaders(reply, path) {
+      if (path.endsWith('index.html')) reply.header('cache-control', 'no-cache');
+      else if (/[\\/]assets[\\/]/.test(path.slice(dir.length))) reply.header('cache-control', IMMUTABLE);
+    },
+  });
+  return async (request, reply) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD') return false;
+    // A missing hashed asset is a stale page asking for an old release: a 404, not the HTML.
+    if (request.url.startsWith('/assets/')) return false;
+    await reply.code(200).sendFile('index.html');
+    return true;
+  };
+}

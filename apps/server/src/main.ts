@@ -1,0 +1,71 @@
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './app.js';
+import { type AppConfig, ConfigError, loadConfig } from './config.js';
+import { type DevChain, startDevChain } from './devchain/index.js';
+
+/**
+ * Starts Dial: reads the configuration, starts the local dev chain when it is on (development), builds the
+ * app (migrating the database) and listens. Stops cleanly on SIGINT and SIGTERM.
+ */
+async function main(): Promise<void> {
+  let config: AppConfig;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) return fail(`Dial cannot start: ${error.message}`);
+    throw error;
+  }
+
+  let chain: DevChain | undefined;
+  let app: FastifyInstance | undefined;
+  const stop = async () => {
+    await app?.close();
+    await chain?.close();
+  };
+
+  try {
+    if (config.localChain?.start === true) {
+      chain = await startDevChain({ host: '127.0.0.1', port: config.localChain.port });
+      config = { ...config, localChain: { ...config.localChain, rpcUrl: chain.url } };
+    }
+    app = await buildApp(config);
+    await app.listen({ host: config.host, port: config.port });
+  } catch (error) {
+    await stop().catch(() => {});
+    return fail(`Dial cannot start: ${error instanceof Error ? error.message : String(error)}`);
+  }
+
+  console.log(`Dial is running at ${config.publicUrl}`);
+  if (config.environment !== 'production') {
+    console.log(
+      `Dev outbox (codes sent without SMTP or Twilio): ${new URL('/dev/outbox', config.publicUrl)}`,
+    );
+  }
+  if (config.localChain !== null) console.log(`Local chain (31337) at ${config.localChain.rpcUrl}`);
+
+  let stopping = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      // A second Ctrl-C: do not wait any longer.
+      process.exit(1);
+    }
+    stopping = true;
+    console.log(`${signal}: stopping Dial…`);
+    stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error('Dial did not stop cleanly:', error);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+}
+
+function fail(message: string): void {
+  console.error(message);
+  process.exitCode = 1;
+}
+
+await main();

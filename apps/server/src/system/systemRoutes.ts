@@ -1,0 +1,52 @@
+import { LOCAL_CHAIN_ID } from '@dial/core';
+import { Type } from 'typebox';
+import type { AppContext } from '../appContext.js';
+import { ChannelSchema, OkSchema } from '../http/schemas.js';
+import type { TypedApp } from '../http/typedApp.js';
+
+/** Where the web app sends the local chain's JSON-RPC: through this server, same origin. */
+export const LOCAL_CHAIN_PROXY_PATH = '/api/dev/chain';
+
+/** `GET /api/health`, `GET /api/config` and `GET /api/openapi.json`. */
+export function registerSystemRoutes(app: TypedApp, ctx: AppContext, options: { localChain: boolean }): void {
+  app.get(
+    '/api/health',
+    {
+      schema: { tags: ['system'], summary: 'Answers while the server runs.', response: { 200: OkSchema } },
+    },
+    async () => ({ ok: true as const }),
+  );
+
+  app.get(
+    '/api/config',
+    {
+      schema: {
+        tags: ['system'],
+        summary: 'What the web app needs to know about this server.',
+        response: {
+          200: Type.Object({
+            environment: Type.Enum(['development', 'production', 'test']),
+            localChain: Type.Union([
+              Type.Object({ id: Type.Integer(), name: Type.String(), rpcUrl: Type.String() }),
+              Type.Null(),
+            ]),
+            faucet: Type.Boolean(),
+            channels: Type.Array(ChannelSchema, {
+              description: 'The sign-in channels this server can deliver codes on.',
+            }),
+          }),
+        },
+      },
+    },
+    async () => ({
+      environment: ctx.config.environment,
+      localChain: options.localChain
+        ? { id: LOCAL_CHAIN_ID, name: 'Local', rpcUrl: LOCAL_CHAIN_PROXY_PATH }
+        : null,
+      faucet: options.localChain,
+      channels: (['sms', 'email'] as const).filter((channel) => ctx.transports[channel] !== undefined),
+    }),
+  );
+
+  app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+}

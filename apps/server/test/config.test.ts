@@ -1,0 +1,172 @@
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig, parseKey } from '../src/config.js';
+
+const HEX_KEY = 'ab'.repeat(32);
+
+describe('loadConfig', () => {
+  let dataDir: string;
+  beforeEach(() => {
+    dataDir = mkdtempSync(join(tmpdir(), 'dial-config-'));
+  });
+  afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it('gives the development defaults with nothing set but DATA_DIR', () => {
+    const config = loadConfig({ DATA_DIR: dataDir });
+    expect(config).toMatchObject({
+      environment: 'development',
+      host: '127.0.0.1',
+      port: 8080,
+      publicUrl: 'http://localhost:8080',
+      dataDir,
+      databaseUrl: undefined,
+      mail: { smtpUrl: undefined, from: 'Dial <no-reply@localhost>' },
+      twilio: undefined,
+      allowlist: null,
+      maxUsers: null,
+      localChain: { start: true, port: 8545, rpcUrl: 'http://127.0.0.1:8545' },
+      session: { idleHours: 24, maxDays: 7 },
+      trustProxy: false,
+      logLevel: 'info',
+    });
+    expect(config.allowedOrigins).toEqual(['http://localhost:8080', 'http://127.0.0.1:8080']);
+    expect(config.webDistDir).toMatch(/apps[\\/]web[\\/]dist$/);
+  });
+
+  it('resolves DATA_DIR against the working directory, default ./data', () => {
+    const config = loadConfig({ SHARE_ENCRYPTION_KEY: HEX_KEY });
+    expect(config.dataDir).toBe(join(process.cwd(), 'data'));
+  });
+
+  it('generates the key into DATA_DIR/share-encryption.key with mode 0600 once, then reuses it', () => {
+    const first = loadConfig({ DATA_DIR: dataDir, NODE_ENV: 'test' });
+    const path = join(dataDir, 'share-encryption.key');
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    expect(readFileSync(path, 'utf8').trim()).toMatch(/^[0-9a-f]{64}$/);
+    const second = loadConfig({ DATA_DIR: dataDir, NODE_ENV: 'test' });
+    expect(Buffer.from(second.shareEncryptionKey)).toEqual(Buffer.from(first.shareEncryptionKey));
+    expect(first.shareEncryptionKey).toHaveLength(32);
+  });
+
+  it('reads SHARE_ENCRYPTION_KEY as hex or base64', () => {
+    const bytes = Buffer.from(HEX_KEY, 'hex');
+    expect(Buffer.from(parseKey(HEX_KEY))).toEqual(bytes);
+    expect(Buffer.from(parseKey(bytes.toString('base64')))).toEqual(bytes);
+    expect(Buffer.from(parseKey(bytes.toString('base64url')))).toEqual(bytes);
+  });
+
+  it.each(['abc', 'ab'.repeat(31), Buffer.alloc(16).toString('base64'), 'zz'.repeat(32)])(
+    'refuses the key %j',
+    (key) => {
+      expect(() => loadConfig({ DATA_DIR: dataDir, SHARE_ENCRYPTION_KEY: key })).toThrow(ConfigError);
+    },
+  );
+
+  it('refuses to start in production without SHARE_ENCRYPTION_KEY', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production', DATA_DIR: dataDir })).toThrow(
+      /SHARE_ENCRYPTION_KEY is required/,
+    );
+  });
+
+  it('turns the dev features off in production and keeps only PUBLIC_URL as origin', () => {
+    const config = loadConfig({
+      NODE_ENV: 'production',
+      SHARE_ENCRYPTION_KEY: HEX_KEY,
+      PUBLIC_URL: 'https://wallet.example.com',
+      DATA_DIR: dataDir,
+    });
+    expect(config.localChain).toBeNull();
+    expect(config.allowedOrigins).toEqual(['https://wallet.example.com']);
+  });
+
+  it('refuses LOCAL_CHAIN=on in production', () => {
+    expect(() =>
+      loadConfig({
+        NODE_ENV: 'production',
+        SHARE_ENCRYPTION_KEY: HEX_KEY,
+        LOCAL_CHAIN: 'on',
+        DATA_DIR: dataDir,
+      }),
+    ).toThrow(/LOCAL_CHAIN=on is for development only/);
+  });
+
+  it('uses LOCAL_CHAIN_URL instead of starting a chain, and LOCAL_CHAIN=off for none', () => {
+    expect(loadConfig({ DATA_DIR: dataDir, LOCAL_CHAIN_URL: 'http://127.0.0.1:9545' }).localChain).toEqual({
+      start: false,
+      port: 8545,
+      rpcUrl: 'http://127.0.0.1:9545',
+    });
+    expect(loadConfig({ DATA_DIR: dataDir, LOCAL_CHAIN_PORT: '8646' }).localChain?.rpcUrl).toBe(
+      'http://127.0.0.1:8646',
+    );
+    expect(loadConfig({ DATA_DIR: dataDir, LOCAL_CHAIN: 'off' }).localChain).toBeNull();
+    expect(loadConfig({ DATA_DIR: dataDir, NODE_ENV: 'test' }).localChain).toBeNull();
+  });
+
+  it('normalises the ALLOWLIST: e-mails lower-cased, phones to E.164', () => {
+    const config = loadConfig({
+      DATA_DIR: dataDir,
+      ALLOWLIST: ' Ada@Example.com , +44 7400 123456,,+1 (201) 555-0123 ',
+    });
+    expect(config.allowlist).toEqual({
+      emails: ['ada@example.com'],
+      phones: ['+447400123456', '+12015550123'],
+    });
+  });
+
+  it('refuses an ALLOWLIST entry that is neither', () => {
+    expect(() => loadConfig({ DATA_DIR: dataDir, ALLOWLIST: 'ada@example.com, +44123' })).toThrow(
+      /"\+44123"/,
+    );
+  });
+
+  it.each([
+    ['PORT', 'eighty'],
+    ['PORT', '70000'],
+    ['NODE_ENV', 'staging'],
+    ['PUBLIC_URL', 'wallet.example.com'],
+    ['PUBLIC_URL', 'https://wallet.example.com/app'],
+    ['DATABASE_URL', 'mysql://localhost/dial'],
+    ['MAX_USERS', '-1'],
+    ['SESSION_IDLE_HOURS', '0'],
+    ['TRUST_PROXY', 'yes'],
+    ['LOG_LEVEL', 'loud'],
+    ['SMTP_URL', 'http://mail.example.com'],
+    ['TWILIO_ACCOUNT_SID', 'AC123'],
+  ])('refuses %s=%s with a message naming it', (name, value) => {
+    expect(() => loadConfig({ DATA_DIR: dataDir, [name]: value })).toThrow(
+      expect.objectContaining({ name: 'ConfigError', message: expect.stringContaining(name) }),
+    );
+  });
+
+  it('reads the providers, limits and switches', () => {
+    const config = loadConfig({
+      DATA_DIR: dataDir,
+      PORT: '9000',
+      DATABASE_URL: 'postgres://dial@db:5432/dial',
+      SMTP_URL: 'smtps://user:pass@mail.example.com:465',
+      MAIL_FROM: 'Wallet <wallet@example.com>',
+      TWILIO_ACCOUNT_SID: 'AC123',
+      TWILIO_AUTH_TOKEN: 'secret',
+      TWILIO_FROM: '+15005550006',
+      MAX_USERS: '100',
+      SESSION_IDLE_HOURS: '2',
+      SESSION_MAX_DAYS: '1.5',
+      TRUST_PROXY: 'true',
+      LOG_LEVEL: 'warn',
+    });
+    expect(config).toMatchObject({
+      port: 9000,
+      publicUrl: 'http://localhost:9000',
+      databaseUrl: 'postgres://dial@db:5432/dial',
+      mail: { smtpUrl: 'smtps://user:pass@mail.example.com:465', from: 'Wallet <wallet@example.com>' },
+      twilio: { accountSid: 'AC123', authToken: 'secret', from: '+15005550006', apiUrl: undefined },
+      maxUsers: 100,
+      session: { idleHours: 2, maxDays: 1.5 },
+      trustProxy: true,
+      logLevel: 'warn',
+    });
+  });
+});

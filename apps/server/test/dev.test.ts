@@ -1,0 +1,251 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createPublicClient, http, parseEther } from 'viem';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type DevChain, startDevChain } from '../src/devchain/index.js';
+import { DIALECTS, useTestDatabase } from './databases.js';
+import { createTestApp, ORIGIN, PHONE } from './testApp.js';
+
+const ADDRESS = '0x8ba1f109551bD432803012645Ac136ddd64DBA72';
+const SHARE = Buffer.alloc(33, 9).toString('base64');
+
+describe.each(DIALECTS)('the dev outbox on %s', (dialect) => {
+  const db = useTestDatabase(dialect);
+
+  /** An app with its real transports (the dev outbox on both channels); `test` keeps the console quiet. */
+  const outboxApp = () =>
+    createTestApp(db(), { config: { environment: 'test' }, deps: { transports: undefined } });
+
+  it('lists the sent code in /dev/outbox.json', async () => {
+    const t = await outboxApp();
+    const start = await t.post('/api/auth/otp/start', { channel: 'email', to: 'ada@example.com' });
+    expect(start.statusCode).toBe(200);
+    const response = await t.get('/dev/outbox.json');
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['cache-control']).toBe('no-store');
+    const { messages } = response.json();
+    expect(messages).toEqual([
+      {
+        id: expect.any(String),
+        channel: 'email',
+        to: 'ada@example.com',
+        subject: expect.stringContaining(messages[0].code),
+        text: expect.stringContaining(messages[0].code),
+        code: expect.stringMatching(/^\d{6}$/),
+        createdAt: '2030-01-01T12:00:00.000Z',
+      },
+    ]);
+    // The listed code signs in.
+    const verify = await t.post('/api/auth/otp/verify', {
+      channel: 'email',
+      to: 'ada@example.com',
+      code: messages[0].code,
+    });
+    expect(verify.statusCode).toBe(200);
+  });
+
+  it('lists messages newest first, at most 100', async () => {
+    const t = await outboxApp();
+    for (let i = 0; i < 3; i++) {
+      await t.post('/api/auth/otp/start', { channel: 'sms', to: PHONE }, { ip: `192.0.2.${i}` });
+      t.clock.advance(31_000);
+    }
+    const { messages } = (await t.get('/dev/outbox.json')).json();
+    expect(messages).toHaveLength(3);
+    const times = messages.map((message: { createdAt: string }) => message.createdAt);
+    expect(times).toEqual([...times].sort().reverse());
+    for (let i = 0; i < 110; i++) {
+      await db()
+        .insertInto('outbox_messages')
+        .values({
+          id: `filler-${i}`,
+          channel: 'email',
+          recipient: `filler${i}@example.com`,
+          subject: 's',
+          body: 'b',
+          code: null,
+          created_at: new Date(Date.UTC(2029, 0, 1, 0, 0, i)).toISOString(),
+        })
+        .execute();
+    }
+    const full = (await t.get('/dev/outbox.json')).json().messages;
+    expect(full).toHaveLength(100);
+    expect(full[0].to).toBe(PHONE);
+    expect(full[99]).not.toHaveProperty('code');
+  });
+
+  it('shows the messages as an HTML page', async () => {
+    const t = await outboxApp();
+    await t.post('/api/auth/otp/start', { channel: 'email', to: 'ada@example.com' });
+    const code = (await t.get('/dev/outbox.json')).json().messages[0].code;
+    const page = await t.get('/dev/outbox');
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toMatch(/^text\/html/);
+    expect(page.body).toContain(code);
+    expect(page.body).toContain('ada@example.com');
+    expect(page.headers['content-security-policy']).toContain("script-src 'self'");
+  });
+
+  it('is not there in production: /dev/* answers 404 not_found', async () => {
+    const t = await createTestApp(db(), { config: { environment: 'production' } });
+    for (const url of ['/dev/outbox', '/dev/outbox.json']) {
+      const response = await t.get(url);
+      expect(response.statusCode).toBe(404);
+      expect(response.json().error.code).toBe('not_found');
+    }
+  });
+});
+
+describe('GET /api/config', () => {
+  const db = useTestDatabase('sqlite');
+
+  it('offers the local chain through /api/dev/chain and the faucet when the local chain is on', async () => {
+    const t = await createTestApp(db(), {
+      config: { localChain: { start: false, port: 8545, rpcUrl: 'http://127.0.0.1:8545' } },
+    });
+    expect((await t.get('/api/config')).json()).toEqual({
+      environment: 'development',
+      localChain: { id: 31337, name: 'Local', rpcUrl: '/api/dev/chain' },
+      faucet: true,
+      channels: ['sms', 'email'],
+    });
+  });
+
+  it('offers neither without the local chain', async () => {
+    const t = await createTestApp(db());
+    expect((await t.get('/api/config')).json()).toMatchObject({ localChain: null, faucet: false });
+  });
+
+  it('in production: no local chain, and only the channels with a provider', async () => {
+    const t = await createTestApp(db(), {
+      config: {
+        environment: 'production',
+        localChain: { start: false, port: 8545, rpcUrl: 'http://127.0.0.1:8545' },
+        mail: { smtpUrl: 'smtp://127.0.0.1:2525', from: 'Dial <no-reply@example.com>' },
+      },
+      deps: { transports: undefined },
+    });
+    expect((await t.get('/api/config')).json()).toEqual({
+      environment: 'production',
+      localChain: null,
+      faucet: false,
+      channels: ['email'],
+    });
+  });
+});
+
+describe('the local chain routes', () => {
+  const db = useTestDatabase('sqlite');
+  let chain: DevChain;
+  beforeAll(async () => {
+    chain = await startDevChain({ port: 0 });
+  });
+  afterAll(async () => {
+    await chain.close();
+  });
+
+  const chainApp = (rpcUrl = chain.url) =>
+    createTestApp(db(), { config: { localChain: { start: false, port: 0, rpcUrl } } });
+
+  it('POST /api/dev/faucet sends 1 ETH to the signed-in user’s wallet', async () => {
+    const t = await chainApp();
+    const { token } = await t.signIn('sms', PHONE);
+    await t.post('/api/wallet', { address: ADDRESS, authShare: SHARE }, { token });
+    const client = createPublicClient({ transport: http(chain.url) });
+    const before = await client.getBalance({ address: ADDRESS });
+    const response = await t.post('/api/dev/faucet', {}, { token });
+    expect(response.statusCode).toBe(200);
+    const body = response.json();
+    expect(body).toEqual({ txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/), value: '1000000000000000000' });
+    expect((await client.getBalance({ address: ADDRESS })) - before).toBe(parseEther('1'));
+    const receipt = await client.getTransactionReceipt({ hash: body.txHash });
+    expect(receipt.to?.toLowerCase()).toBe(ADDRESS.toLowerCase());
+  });
+
+  it('POST /api/dev/faucet needs a session (401) and a wallet (404)', async () => {
+    const t = await chainApp();
+    expect((await t.post('/api/dev/faucet', {})).statusCode).toBe(401);
+    const { token } = await t.signIn('sms', PHONE);
+    const response = await t.post('/api/dev/faucet', {}, { token });
+    expect(response.statusCode).toBe(404);
+    expect(response.json().error.code).toBe('wallet_not_found');
+  });
+
+  it('POST /api/dev/faucet answers 503 chain_unavailable when the chain is down', async () => {
+    const closed = await closedPortUrl();
+    const t = await chainApp(closed);
+    const { token } = await t.signIn('sms', PHONE);
+    await t.post('/api/wallet', { address: ADDRESS, authShare: SHARE }, { token });
+    const response = await t.post('/api/dev/faucet', {}, { token });
+    expect(response.statusCode).toBe(503);
+    expect(response.json().error.code).toBe('chain_unavailable');
+  });
+
+  it('POST /api/dev/chain passes JSON-RPC through to the chain, single and batched', async () => {
+    const t = await chainApp();
+    const single = await t.post('/api/dev/chain', { jsonrpc: '2.0', id: 1, method: 'eth_chainId' });
+    expect(single.statusCode).toBe(200);
+    expect(single.json()).toEqual({ jsonrpc: '2.0', id: 1, result: '0x7a69' });
+    expect(single.headers['cache-control']).toBe('no-store');
+    const batch = await t.post('/api/dev/chain', [
+      { jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] },
+      { jsonrpc: '2.0', id: 2, method: 'eth_getBalance', params: [chain.faucet.address, 'latest'] },
+    ]);
+    expect(batch.statusCode).toBe(200);
+    const answers = batch.json();
+    expect(answers).toHaveLength(2);
+    expect(BigInt(answers.find((answer: { id: number }) => answer.id === 2).result)).toBeGreaterThan(0n);
+  });
+
+  it('POST /api/dev/chain refuses what is not JSON-RPC with 400 invalid_data', async () => {
+    const t = await chainApp();
+    for (const body of [{ method: 'eth_chainId' }, { jsonrpc: '2.0', method: 5 }, []]) {
+      const response = await t.post('/api/dev/chain', body);
+      expect(response.statusCode).toBe(400);
+      expect(response.json().error.code).toBe('invalid_data');
+    }
+  });
+
+  it('POST /api/dev/chain answers 503 chain_unavailable when the chain is down', async () => {
+    const t = await chainApp(await closedPortUrl());
+    const response = await t.post('/api/dev/chain', { jsonrpc: '2.0', id: 1, method: 'eth_chainId' });
+    expect(response.statusCode).toBe(503);
+    expect(response.json().error.code).toBe('chain_unavailable');
+  });
+
+  it('POST /api/dev/chain refuses other origins like every POST', async () => {
+    const t = await chainApp();
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/dev/chain',
+      headers: { origin: 'https://evil.example' },
+      payload: { jsonrpc: '2.0', id: 1, method: 'eth_accounts' },
+    });
+    expect(response.statusCode).toBe(403);
+  });
+
+  it('the local chain routes answer 404 without the local chain, and in production', async () => {
+    for (const config of [{}, { environment: 'production' as const }]) {
+      const t = await createTestApp(db(), { config });
+      for (const url of ['/api/dev/faucet', '/api/dev/chain']) {
+        const response = await t.app.inject({
+          method: 'POST',
+          url,
+          headers: { origin: ORIGIN },
+          payload: {},
+        });
+        expect(response.statusCode).toBe(404);
+        expect(response.json().error.code).toBe('not_found');
+      }
+    }
+  });
+});
+
+/** The URL of a loopback port nothing listens on. */
+async function closedPortUrl(): Promise<string> {
+  const server: Server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return `http://127.0.0.1:${port}`;
+}

@@ -1,0 +1,336 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ERROR_CATALOGUE, encodeShare, SHARE_LENGTH, SUPPORTED_CHAINS } from '@dial/core';
+import SqliteDatabase from 'better-sqlite3';
+import type { LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/app.js';
+import { useTestDatabase } from './databases.js';
+import { createTestApp, ORIGIN, PHONE, testConfig } from './testApp.js';
+
+// These are about HTTP, not storage: SQLite is enough.
+const db = useTestDatabase('sqlite');
+
+function expectSecurityHeaders(response: LightMyRequestResponse): void {
+  const csp = String(response.headers['content-security-policy']);
+  expect(csp).toContain("default-src 'self'");
+  expect(csp).toContain("script-src 'self'");
+  expect(csp).toContain("frame-ancestors 'none'");
+  expect(csp).toContain("object-src 'none'");
+  expect(csp).toMatch(/connect-src 'self' https:\/\/\S+/);
+  expect(response.headers['x-content-type-options']).toBe('nosniff');
+  expect(response.headers['referrer-policy']).toBe('no-referrer');
+  expect(response.headers['x-frame-options']).toBe('DENY');
+  expect(response.headers['cross-origin-opener-policy']).toBe('same-origin');
+  expect(response.headers['permissions-policy']).toBe('camera=(), microphone=(), geolocation=()');
+}
+
+describe('bad input is a 4xx with a catalogue code, never a 5xx', () => {
+  it.each([
+    ['malformed JSON', '{"channel": "email", "to": ', 'application/json', 400],
+    ['an empty JSON body', '', 'application/json', 400],
+    ['a JSON array', '[1,2,3]', 'application/json', 400],
+    ['a JSON string', '"hello"', 'application/json', 400],
+    ['a form body', 'channel=email&to=ada%40example.com', 'application/x-www-form-urlencoded', 415],
+    [
+      'a body over 16 KiB',
+      JSON.stringify({ channel: 'email', to: 'x'.repeat(20_000) }),
+      'application/json',
+      413,
+    ],
+    [
+      '__proto__ in JSON',
+      '{"__proto__": {"admin": true}, "channel": "email", "to": "a@b.co"}',
+      'application/json',
+      400,
+    ],
+  ])('answers %s with invalid_data', async (_name, payload, contentType, status) => {
+    const t = await createTestApp(db());
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/otp/start',
+      headers: { origin: ORIGIN, 'content-type': contentType },
+      payload,
+    });
+    expect(response.statusCode).toBe(status);
+    expect(response.json()).toEqual({
+      error: { code: 'invalid_data', message: ERROR_CATALOGUE.invalid_data.message },
+    });
+    expectSecurityHeaders(response);
+    expect(t.transport.sent).toHaveLength(0);
+  });
+
+  it('answers a malformed URL with 400 invalid_data', async () => {
+    const t = await createTestApp(db());
+    const response = await t.app.inject({ method: 'GET', url: '/api/%E0%A4%A' });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error.code).toBe('invalid_data');
+    expectSecurityHeaders(response);
+  });
+
+  it.each([
+    ['POST', '/api/nothing-here'],
+    ['GET', '/api/nothing-here'],
+    ['GET', '/dev/nothing-here'],
+    ['DELETE', '/api/wallet'],
+    ['GET', '/'],
+  ])('answers %s %s with 404 not_found (no web app built)', async (method, url) => {
+    const t = await createTestApp(db());
+    const response = await t.app.inject({ method: method as 'GET', url, headers: { origin: ORIGIN } });
+    expect(response.statusCode).toBe(404);
+    expect(response.json().error.code).toBe('not_found');
+    expectSecurityHeaders(response);
+  });
+});
+
+describe('headers', () => {
+  it('sets the security headers and no-store on API answers', async () => {
+    const t = await createTestApp(db());
+    const response = await t.get('/api/health');
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ ok: true });
+    expectSecurityHeaders(response);
+    expect(response.headers['cache-control']).toBe('no-store');
+    expect(response.headers['strict-transport-security']).toBeUndefined();
+  });
+
+  it("allows JSON-RPC to every supported chain's default RPC origin", async () => {
+    const t = await createTestApp(db());
+    const csp = String((await t.get('/api/health')).headers['content-security-policy']);
+    const connect = csp.split('; ').find((directive) => directive.startsWith('connect-src')) ?? '';
+    const rpcOrigins = SUPPORTED_CHAINS.flatMap((chain) =>
+      chain.rpcUrls.default.http.map((url) => new URL(url).origin),
+    );
+    expect(rpcOrigins.length).toBeGreaterThanOrEqual(SUPPORTED_CHAINS.length);
+    expect(connect.split(' ').slice(1).sort()).toEqual(["'self'", ...new Set(rpcOrigins)].sort());
+  });
+
+  it('sets them on errors too: 401, 403 and 429', async () => {
+    const t = await createTestApp(db());
+    expectSecurityHeaders(await t.get('/api/me'));
+    const forbidden = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/logout',
+      headers: { origin: 'https://x.example' },
+    });
+    expect(forbidden.statusCode).toBe(403);
+    expectSecurityHeaders(forbidden);
+    await t.requestCode('email', 'ada@example.com');
+    const limited = await t.post('/api/auth/otp/start', { channel: 'email', to: 'ada@example.com' });
+    expect(limited.statusCode).toBe(429);
+    expectSecurityHeaders(limited);
+    expect(limited.headers['cache-control']).toBe('no-store');
+  });
+
+  it('adds Strict-Transport-Security in production', async () => {
+    const t = await createTestApp(db(), { config: { environment: 'production' } });
+    const response = await t.get('/api/health');
+    expect(response.headers['strict-transport-security']).toMatch(/^max-age=\d+/);
+  });
+
+  it('answers an unexpected failure with 500 internal_error and logs it', async () => {
+    const lines: string[] = [];
+    const t = await createTestApp(db(), {
+      config: { logLevel: 'error' },
+      deps: { logStream: { write: (line) => lines.push(line) } },
+    });
+    await db().schema.dropTable('rate_limits').execute();
+    const response = await t.post('/api/auth/otp/start', { channel: 'email', to: 'ada@example.com' });
+    expect(response.statusCode).toBe(500);
+    expect(response.json()).toEqual({
+      error: { code: 'internal_error', message: ERROR_CATALOGUE.internal_error.message },
+    });
+    expectSecurityHeaders(response);
+    expect(lines.some((line) => line.includes('unexpected error') && line.includes('rate_limits'))).toBe(
+      true,
+    );
+  });
+});
+
+describe('the client IP address for rate limits', () => {
+  async function startsFromOneSocket(trustProxy: boolean): Promise<number[]> {
+    const t = await createTestApp(db(), { config: { trustProxy } });
+    const statuses: number[] = [];
+    for (let i = 0; i < 21; i++) {
+      const response = await t.post(
+        '/api/auth/otp/start',
+        { channel: 'email', to: `user${i}@example.com` },
+        { headers: { 'x-forwarded-for': `203.0.113.${i}` } },
+      );
+      statuses.push(response.statusCode);
+    }
+    return statuses;
+  }
+
+  it('is the socket address by default: X-Forwarded-For is ignored', async () => {
+    expect((await startsFromOneSocket(false)).at(-1)).toBe(429);
+  });
+
+  it('comes from X-Forwarded-For with TRUST_PROXY=true', async () => {
+    expect(new Set(await startsFromOneSocket(true))).toEqual(new Set([200]));
+  });
+});
+
+describe('buildApp without a database given', () => {
+  it('opens the SQLite file in DATA_DIR (WAL), migrates it, and closes it with the app', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'dial-data-'));
+    try {
+      const app = await buildApp(testConfig({ dataDir }), {});
+      const response = await app.inject({ method: 'GET', url: '/api/health' });
+      expect(response.statusCode).toBe(200);
+      await app.close();
+      const sqlite = new SqliteDatabase(join(dataDir, 'dial.sqlite'), { readonly: true });
+      expect(sqlite.pragma('journal_mode', { simple: true })).toBe('wal');
+      const tables = sqlite.prepare("select name from sqlite_master where type = 'table'").all();
+      expect(tables).toContainEqual({ name: 'wallets' });
+      sqlite.close();
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('logs', () => {
+  it('never hold codes, session tokens or auth shares, even at trace level', async () => {
+    const lines: string[] = [];
+    const t = await createTestApp(db(), {
+      config: { logLevel: 'trace' },
+      deps: { logStream: { write: (line) => lines.push(line) } },
+    });
+    const code = await t.requestCode('sms', PHONE);
+    const verify = await t.post('/api/auth/otp/verify', { channel: 'sms', to: PHONE, code });
+    const token = verify.cookies[0]?.value ?? '';
+    const authShare = encodeShare(new Uint8Array(SHARE_LENGTH).fill(7));
+    await t.post(
+      '/api/wallet',
+      { address: '0x8ba1f109551bD432803012645Ac136ddd64DBA72', authShare },
+      { token },
+    );
+    await t.get('/api/wallet', { token });
+    await t.post('/api/auth/logout', {}, { token });
+    const log = lines.join('\n');
+    expect(lines.length).toBeGreaterThan(5);
+    expect(log).not.toContain(code);
+    expect(log).not.toContain(token);
+    expect(log).not.toContain(authShare);
+  });
+});
+
+describe('the OpenAPI document', () => {
+  it('lists every API route with its schemas', async () => {
+    const t = await createTestApp(db(), {
+      config: { localChain: { start: false, port: 8545, rpcUrl: 'http://127.0.0.1:9' } },
+    });
+    const response = await t.get('/api/openapi.json');
+    expect(response.statusCode).toBe(200);
+    const document = response.json();
+    expect(document.openapi).toMatch(/^3\./);
+    const routes = Object.entries(document.paths as Record<string, Record<string, unknown>>).flatMap(
+      ([path, methods]) => Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`),
+    );
+    expect(routes.sort()).toEqual(
+      [
+        'GET /api/health',
+        'GET /api/config',
+        'POST /api/auth/otp/start',
+        'POST /api/auth/otp/verify',
+        'GET /api/me',
+        'POST /api/auth/logout',
+        'POST /api/wallet',
+        'GET /api/wallet',
+        'POST /api/dev/faucet',
+        'POST /api/dev/chain',
+        'GET /dev/outbox.json',
+      ].sort(),
+    );
+    const start = document.paths['/api/auth/otp/start'].post;
+    expect(start.requestBody.content['application/json'].schema.properties.channel.enum).toEqual([
+      'sms',
+      'email',
+    ]);
+    expect(start.responses['429']).toBeDefined();
+    expect(document.components.securitySchemes.session).toEqual({
+      type: 'apiKey',
+      in: 'cookie',
+      name: 'dial_session',
+    });
+  });
+});
+
+describe('the web app', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'dial-web-'));
+    mkdirSync(join(dir, 'assets'));
+    writeFileSync(join(dir, 'index.html'), '<!doctype html><title>Dial</title>');
+    writeFileSync(join(dir, 'assets', 'index-abc123.js'), 'console.log(1)');
+    writeFileSync(join(dir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('serves index.html at / with no-cache and the security headers', async () => {
+    const t = await createTestApp(db(), { config: { webDistDir: dir } });
+    const response = await t.get('/');
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toMatch(/^text\/html/);
+    expect(response.body).toContain('<title>Dial</title>');
+    expect(response.headers['cache-control']).toBe('no-cache');
+    expectSecurityHeaders(response);
+  });
+
+  it('serves hashed assets with a long immutable cache', async () => {
+    const t = await createTestApp(db(), { config: { webDistDir: dir } });
+    const response = await t.get('/assets/index-abc123.js');
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expectSecurityHeaders(response);
+  });
+
+  it('serves other files as they are', async () => {
+    const t = await createTestApp(db(), { config: { webDistDir: dir } });
+    const response = await t.get('/favicon.svg');
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toContain('<svg');
+  });
+
+  it('answers any other GET outside /api and /dev with index.html (the app routes in the browser)', async () => {
+    const t = await createTestApp(db(), { config: { webDistDir: dir } });
+    const response = await t.get('/wallet/settings');
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toContain('<title>Dial</title>');
+    expect(response.headers['cache-control']).toBe('no-cache');
+  });
+
+  it('keeps not_found for unknown /api and /dev paths and missing assets', async () => {
+    const t = await createTestApp(db(), { config: { webDistDir: dir } });
+    for (const url of ['/api/unknown', '/dev/unknown', '/assets/gone-123.js']) {
+      const response = await t.get(url);
+      expect(response.statusCode).toBe(404);
+      expect(response.json().error.code).toBe('not_found');
+    }
+  });
+
+  it('keeps the API errors in the catalogue shape while it serves the web app', async () => {
+    const t = await createTestApp(db(), { config: { webDistDir: dir } });
+    const unauthorized = await t.get('/api/me');
+    expect(unauthorized.statusCode).toBe(401);
+    expect(unauthorized.json().error.code).toBe('unauthorized');
+    const forbidden = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/logout',
+      headers: { origin: 'https://evil.example' },
+    });
+    expect(forbidden.statusCode).toBe(403);
+    expect(forbidden.json().error.code).toBe('forbidden_origin');
+    expectSecurityHeaders(forbidden);
+    const invalid = await t.post('/api/auth/otp/start', { channel: 'fax', to: 'x' });
+    expect(invalid.json().error.code).toBe('invalid_data');
+  });
+
+  it('does not serve files outside its folder', async () => {
+    const t = await createTestApp(db(), { config: { webDistDir: dir } });
+    const response = await t.get('/../../etc/passwd');
+    expect(response.body).not.toContain('root:');
+  });
+});

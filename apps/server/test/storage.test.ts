@@ -1,0 +1,244 @@
+import { randomUUID } from 'node:crypto';
+import { DialError } from '@dial/core';
+import pg from 'pg';
+import { describe, expect, it } from 'vitest';
+import { storeCode } from '../src/auth/otpCodes.js';
+import { DEFAULT_OTP_POLICY } from '../src/auth/otpPolicy.js';
+import { createSession } from '../src/auth/sessions.js';
+import { createDatabase } from '../src/db/createDatabase.js';
+import { dialectOf } from '../src/db/dialectOf.js';
+import { isUniqueViolation } from '../src/db/isUniqueViolation.js';
+import { migrateToLatest } from '../src/db/migrateToLatest.js';
+import { sweepExpiredRows } from '../src/db/sweepExpiredRows.js';
+import { createDatabaseOutboxStore } from '../src/dev/outboxStore.js';
+import { consumeRateLimit } from '../src/rateLimit/consumeRateLimit.js';
+import { DIALECTS, useTestDatabase } from './databases.js';
+
+const NOW = new Date('2030-01-01T12:00:00.000Z');
+const limit = { max: 3, windowSeconds: 60 };
+
+describe.each(DIALECTS)('storage on %s', (dialect) => {
+  const db = useTestDatabase(dialect);
+
+  it('knows its dialect', () => {
+    expect(dialectOf(db())).toBe(dialect);
+  });
+
+  it('migrates once: running the migrations again changes nothing', async () => {
+    await migrateToLatest(db());
+    const tables = (await db().introspection.getTables()).map((table) => table.name).sort();
+    expect(tables).toEqual(
+      ['identities', 'otp_codes', 'outbox_messages', 'rate_limits', 'sessions', 'users', 'wallets'].sort(),
+    );
+  });
+
+  describe('rate limits', () => {
+    it('allows `max` events per window and refuses the next with the seconds left', async () => {
+      for (let i = 0; i < 3; i++) await consumeRateLimit(db(), 'k', limit, NOW);
+      const later = new Date(NOW.getTime() + 15_000);
+      const refused = await consumeRateLimit(db(), 'k', limit, later).catch((error: unknown) => error);
+      expect(refused).toBeInstanceOf(DialError);
+      expect(refused).toMatchObject({ code: 'too_many_requests', retryAfterSeconds: 45 });
+    });
+
+    it('starts over in the next window', async () => {
+      for (let i = 0; i < 4; i++) await consumeRateLimit(db(), 'k', limit, NOW).catch(() => {});
+      await consumeRateLimit(db(), 'k', limit, new Date(NOW.getTime() + 60_000));
+      const row = await db().selectFrom('rate_limits').selectAll().executeTakeFirstOrThrow();
+      expect(row).toEqual({ key: 'k', window_start: '2030-01-01T12:01:00.000Z', count: 1 });
+    });
+
+    it('keeps separate counters per key', async () => {
+      for (let i = 0; i < 3; i++) await consumeRateLimit(db(), 'a', limit, NOW);
+      await expect(consumeRateLimit(db(), 'b', limit, NOW)).resolves.toBeUndefined();
+    });
+
+    it('counts concurrent events exactly (one atomic upsert each)', async () => {
+      const results = await Promise.allSettled(
+        Array.from({ length: 10 }, () => consumeRateLimit(db(), 'k', limit, NOW)),
+      );
+      expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(3);
+      const row = await db().selectFrom('rate_limits').select('count').executeTakeFirstOrThrow();
+      expect(row.count).toBe(10);
+    });
+
+    it('never moves a window back when a server’s clock lags', async () => {
+      await consumeRateLimit(db(), 'k', limit, new Date(NOW.getTime() + 60_000));
+      await consumeRateLimit(db(), 'k', limit, NOW);
+      const row = await db().selectFrom('rate_limits').selectAll().executeTakeFirstOrThrow();
+      expect(row).toEqual({ key: 'k', window_start: '2030-01-01T12:01:00.000Z', count: 2 });
+    });
+  });
+
+  describe('one-time code rows', () => {
+    const target = { channel: 'email' as const, identifier: 'ada@example.com' };
+    const options = (offsetMs: number) => ({
+      now: new Date(NOW.getTime() + offsetMs),
+      ttlSeconds: 600,
+      cooldownSeconds: 30,
+    });
+
+    it('replaces a code only after the cooldown, resetting its tries', async () => {
+      expect(await storeCode(db(), target, 'first', options(0))).toBe(true);
+      await db().updateTable('otp_codes').set({ attempts: 3 }).execute();
+      expect(await storeCode(db(), target, 'second', options(29_999))).toBe(false);
+      expect(await db().selectFrom('otp_codes').select(['code_hash', 'attempts']).execute()).toEqual([
+        { code_hash: 'first', attempts: 3 },
+      ]);
+      expect(await storeCode(db(), target, 'third', options(30_000))).toBe(true);
+      expect(await db().selectFrom('otp_codes').selectAll().execute()).toEqual([
+        {
+          channel: 'email',
+          identifier: 'ada@example.com',
+          code_hash: 'third',
+          attempts: 0,
+          created_at: '2030-01-01T12:00:30.000Z',
+          expires_at: '2030-01-01T12:10:30.000Z',
+        },
+      ]);
+    });
+
+    it('lets one of several concurrent stores win', async () => {
+      const results = await Promise.all(
+        ['a', 'b', 'c', 'd'].map((hash) => storeCode(db(), target, hash, options(0))),
+      );
+      expect(results.filter(Boolean)).toHaveLength(1);
+    });
+  });
+
+  describe('the outbox store', () => {
+    it('adds messages and lists them newest first, without a code when none was given', async () => {
+      let time = NOW.getTime();
+      const store = createDatabaseOutboxStore(db(), () => {
+        time += 1000;
+        return new Date(time);
+      });
+      const first = await store.add({
+        channel: 'sms',
+        to: '+447400123456',
+        subject: 's',
+        text: 't',
+        code: '123456',
+      });
+      const second = await store.add({ channel: 'email', to: 'ada@example.com', subject: 'S', text: 'T' });
+      expect(first).toEqual({
+        id: expect.any(String),
+        channel: 'sms',
+        to: '+447400123456',
+        subject: 's',
+        text: 't',
+        code: '123456',
+        createdAt: '2030-01-01T12:00:01.000Z',
+      });
+      expect(await store.list()).toEqual([second, first]);
+      expect(await store.list(1)).toEqual([second]);
+      expect(second).not.toHaveProperty('code');
+    });
+  });
+
+  it('tells unique violations from other errors', async () => {
+    await db().insertInto('users').values({ id: 'u1', created_at: NOW.toISOString() }).execute();
+    const duplicate = await db()
+      .insertInto('users')
+      .values({ id: 'u1', created_at: NOW.toISOString() })
+      .execute()
+      .catch((error: unknown) => error);
+    expect(isUniqueViolation(duplicate)).toBe(true);
+    const other = await db()
+      .selectFrom('no_such_table' as 'users')
+      .selectAll()
+      .execute()
+      .catch((error: unknown) => error);
+    expect(isUniqueViolation(other)).toBe(false);
+  });
+
+  it('deletes a user’s identities, sessions and wallet with the user', async () => {
+    const created_at = NOW.toISOString();
+    await db().insertInto('users').values({ id: 'u1', created_at }).execute();
+    await db()
+      .insertInto('identities')
+      .values({ value: 'a@b.co', kind: 'email', user_id: 'u1', created_at })
+      .execute();
+    await createSession(db(), 'u1', { idleHours: 24, maxDays: 7 }, NOW);
+    await db().deleteFrom('users').where('id', '=', 'u1').execute();
+    expect(await db().selectFrom('identities').selectAll().execute()).toEqual([]);
+    expect(await db().selectFrom('sessions').selectAll().execute()).toEqual([]);
+  });
+
+  it('refuses an identity kind other than phone or email', async () => {
+    await db().insertInto('users').values({ id: 'u1', created_at: NOW.toISOString() }).execute();
+    await expect(
+      db()
+        .insertInto('identities')
+        .values({ value: 'x', kind: 'fax' as 'email', user_id: 'u1', created_at: NOW.toISOString() })
+        .execute(),
+    ).rejects.toThrow();
+  });
+
+  it('sweeps expired codes, ended sessions and old rate-limit windows, and keeps the rest', async () => {
+    const created_at = NOW.toISOString();
+    await db().insertInto('users').values({ id: 'u1', created_at }).execute();
+    const policy = { idleHours: 24, maxDays: 7 };
+    await createSession(db(), 'u1', policy, new Date(NOW.getTime() - 25 * 3_600_000));
+    await createSession(db(), 'u1', policy, NOW);
+    await db()
+      .insertInto('otp_codes')
+      .values([
+        {
+          channel: 'email',
+          identifier: 'old',
+          code_hash: 'h',
+          expires_at: created_at,
+          attempts: 0,
+          created_at,
+        },
+        {
+          channel: 'email',
+          identifier: 'live',
+          code_hash: 'h',
+          expires_at: new Date(NOW.getTime() + 1000).toISOString(),
+          attempts: 0,
+          created_at,
+        },
+      ])
+      .execute();
+    await consumeRateLimit(db(), 'old', limit, new Date(NOW.getTime() - 2 * 3_600_000));
+    await consumeRateLimit(db(), 'live', limit, NOW);
+
+    await sweepExpiredRows(db(), NOW, { otp: DEFAULT_OTP_POLICY, session: policy });
+
+    expect((await db().selectFrom('sessions').selectAll().execute()).map((row) => row.created_at)).toEqual([
+      created_at,
+    ]);
+    expect(
+      (await db().selectFrom('otp_codes').select('identifier').execute()).map((row) => row.identifier),
+    ).toEqual(['live']);
+    expect((await db().selectFrom('rate_limits').select('key').execute()).map((row) => row.key)).toEqual([
+      'live',
+    ]);
+  });
+});
+
+describe('createDatabase with DATABASE_URL', () => {
+  const serverUrl = process.env.TEST_DATABASE_URL?.trim() || undefined;
+
+  it.skipIf(serverUrl === undefined)('opens PostgreSQL through a pool and migrates it', async () => {
+    const schema = `test_${randomUUID().replaceAll('-', '')}`;
+    const admin = new pg.Client({ connectionString: serverUrl });
+    await admin.connect();
+    await admin.query(`create schema ${schema}`);
+    try {
+      const url = new URL(serverUrl ?? '');
+      url.searchParams.set('options', `-c search_path=${schema}`);
+      const database = createDatabase({ databaseUrl: url.href, dataDir: '/nonexistent' });
+      await migrateToLatest(database);
+      expect(dialectOf(database)).toBe('postgres');
+      await consumeRateLimit(database, 'k', limit, NOW);
+      expect(await database.selectFrom('rate_limits').select('count').execute()).toEqual([{ count: 1 }]);
+      await database.destroy();
+    } finally {
+      await admin.query(`drop schema ${schema} cascade`);
+      await admin.end();
+    }
+  });
+});

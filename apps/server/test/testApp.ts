@@ -1,0 +1,179 @@
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import type { Kysely } from 'kysely';
+import { afterEach } from 'vitest';
+import { type AppDeps, buildApp } from '../src/app.js';
+import { DEFAULT_OTP_POLICY } from '../src/auth/otpPolicy.js';
+import { SESSION_COOKIE } from '../src/auth/sessions.js';
+import type { AppConfig } from '../src/config.js';
+import type { Database } from '../src/db/database.js';
+import type { Channel, MessageTransport, OutboundMessage } from '../src/delivery/index.js';
+
+/** The origin test requests come from, as a browser on the app's own page would send it. */
+export const ORIGIN = 'http://localhost:8080';
+
+/** A valid UK mobile number in E.164 (07700 900xxx is reserved for fiction and refused as invalid). */
+export const PHONE = '+447400123456';
+
+/** A configuration for tests: development, a random key, no web app, no local chain. */
+export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
+  return {
+    environment: 'development',
+    host: '127.0.0.1',
+    port: 8080,
+    publicUrl: ORIGIN,
+    allowedOrigins: [ORIGIN, 'http://127.0.0.1:8080'],
+    dataDir: join('/nonexistent', 'dial-test-data'),
+    databaseUrl: undefined,
+    shareEncryptionKey: new Uint8Array(randomBytes(32)),
+    mail: { smtpUrl: undefined, from: 'Dial <no-reply@localhost>' },
+    twilio: undefined,
+    allowlist: null,
+    maxUsers: null,
+    localChain: null,
+    session: { idleHours: 24, maxDays: 7 },
+    trustProxy: false,
+    logLevel: 'silent',
+    webDistDir: join('/nonexistent', 'web-dist'),
+    otp: DEFAULT_OTP_POLICY,
+    ...overrides,
+  };
+}
+
+/** A clock the test moves by hand. */
+export interface TestClock {
+  now: () => Date;
+  advance(ms: number): void;
+}
+
+export function createClock(start = '2030-01-01T12:00:00.000Z'): TestClock {
+  let time = Date.parse(start);
+  return {
+    now: () => new Date(time),
+    advance(ms) {
+      time += ms;
+    },
+  };
+}
+
+/** A transport that keeps what it is asked to send, for tests to read the codes. */
+export interface RecordingTransport extends MessageTransport {
+  sent: OutboundMessage[];
+  /** The code of the latest message to `to`. */
+  lastCode(to: string): string;
+}
+
+export function createRecordingTransport(): RecordingTransport {
+  const sent: OutboundMessage[] = [];
+  return {
+    name: 'recording',
+    sent,
+    async send(message) {
+      sent.push(message);
+    },
+    lastCode(to) {
+      const message = sent.findLast((candidate) => candidate.to === to);
+      if (message?.code === undefined) throw new Error(`no code was sent to ${to}`);
+      return message.code;
+    },
+  };
+}
+
+/** A running test app, its clock and recorded messages, and helpers to call it like the web app does. */
+export interface TestApp {
+  app: FastifyInstance;
+  clock: TestClock;
+  transport: RecordingTransport;
+  config: AppConfig;
+  /** A same-origin JSON POST, optionally with a session cookie. */
+  post(url: string, body?: unknown, options?: RequestOptions): Promise<LightMyRequestResponse>;
+  get(url: string, options?: RequestOptions): Promise<LightMyRequestResponse>;
+  /** Asks for a code and returns it. */
+  requestCode(channel: Channel, to: string, options?: RequestOptions): Promise<string>;
+  /** Signs in (up) with a fresh code and returns the session token and the answer. */
+  signIn(channel: Channel, to: string): Promise<{ token: string; response: LightMyRequestResponse }>;
+}
+
+export interface RequestOptions {
+  /** The session token to send as the `dial_session` cookie. */
+  token?: string;
+  headers?: Record<string, string>;
+  /** The client address. */
+  ip?: string;
+}
+
+/**
+ * Builds an app for a test on `db` with a recording transport on both channels and a test clock; closes it
+ * after the test.
+ */
+export async function createTestApp(
+  db: Kysely<Database>,
+  options: { config?: Partial<AppConfig>; deps?: AppDeps } = {},
+): Promise<TestApp> {
+  const clock = createClock();
+  const transport = createRecordingTransport();
+  const config = testConfig(options.config);
+  const app = await buildApp(config, {
+    db,
+    now: clock.now,
+    transports: { sms: transport, email: transport },
+    ...options.deps,
+  });
+  appsToClose.push(app);
+
+  const headersFor = (options: RequestOptions = {}) => ({
+    ...(options.token === undefined ? {} : { cookie: `${SESSION_COOKIE}=${options.token}` }),
+    ...options.headers,
+  });
+  const post: TestApp['post'] = (url, body, options = {}) =>
+    app.inject({
+      method: 'POST',
+      url,
+      headers: { origin: ORIGIN, ...headersFor(options) },
+      ...(options.ip === undefined ? {} : { remoteAddress: options.ip }),
+      ...(body === undefined ? {} : { payload: body as object }),
+    });
+  const get: TestApp['get'] = (url, options = {}) =>
+    app.inject({
+      method: 'GET',
+      url,
+      headers: headersFor(options),
+      ...(options.ip === undefined ? {} : { remoteAddress: options.ip }),
+    });
+
+  const testApp: TestApp = {
+    app,
+    clock,
+    transport,
+    config,
+    post,
+    get,
+    async requestCode(channel, to, requestOptions) {
+      const response = await post('/api/auth/otp/start', { channel, to }, requestOptions);
+      if (response.statusCode !== 200)
+        throw new Error(`otp/start answered ${response.statusCode}: ${response.body}`);
+      return transport.lastCode(response.json().to);
+    },
+    async signIn(channel, to) {
+      const code = await testApp.requestCode(channel, to);
+      const response = await post('/api/auth/otp/verify', { channel, to, code });
+      if (response.statusCode !== 200)
+        throw new Error(`otp/verify answered ${response.statusCode}: ${response.body}`);
+      return { token: sessionToken(response), response };
+    },
+  };
+  return testApp;
+}
+
+/** The session token an answer sets, or throws. */
+export function sessionToken(response: LightMyRequestResponse): string {
+  const cookie = response.cookies.find((candidate) => candidate.name === SESSION_COOKIE);
+  if (cookie === undefined || cookie.value === '') throw new Error('no session cookie was set');
+  return cookie.value;
+}
+
+const appsToClose: FastifyInstance[] = [];
+afterEach(async () => {
+  while (appsToClose.length > 0) await appsToClose.pop()?.close();
+});

@@ -1,0 +1,161 @@
+import { randomBytes } from 'node:crypto';
+import { encodeShare, SHARE_LENGTH } from '@dial/core';
+import { describe, expect, it } from 'vitest';
+import { DIALECTS, useTestDatabase } from './databases.js';
+import { createTestApp, PHONE, type TestApp } from './testApp.js';
+
+const ADDRESS = '0x8ba1f109551bD432803012645Ac136ddd64DBA72';
+
+function randomShare(): string {
+  return encodeShare(new Uint8Array(randomBytes(SHARE_LENGTH)));
+}
+
+async function registerWallet(t: TestApp, token: string, address = ADDRESS, authShare = randomShare()) {
+  return t.post('/api/wallet', { address, authShare }, { token });
+}
+
+describe.each(DIALECTS)('the wallet registry on %s', (dialect) => {
+  const db = useTestDatabase(dialect);
+
+  it('registers a wallet (201, checksummed address) and gives the share back to its owner', async () => {
+    const t = await createTestApp(db());
+    const { token } = await t.signIn('sms', PHONE);
+    const share = randomShare();
+    const created = await registerWallet(t, token, ADDRESS.toLowerCase(), share);
+    expect(created.statusCode).toBe(201);
+    expect(created.json()).toEqual({ address: ADDRESS });
+    const fetched = await t.get('/api/wallet', { token });
+    expect(fetched.statusCode).toBe(200);
+    expect(fetched.json()).toEqual({ address: ADDRESS, authShare: share });
+  });
+
+  it('answers 404 wallet_not_found before a wallet is registered', async () => {
+    const t = await createTestApp(db());
+    const { token } = await t.signIn('sms', PHONE);
+    const response = await t.get('/api/wallet', { token });
+    expect(response.statusCode).toBe(404);
+    expect(response.json().error.code).toBe('wallet_not_found');
+  });
+
+  it("gives another user's session their own 404, never the owner's share", async () => {
+    const t = await createTestApp(db());
+    const owner = await t.signIn('sms', PHONE);
+    await registerWallet(t, owner.token);
+    const other = await t.signIn('email', 'eve@example.com');
+    const response = await t.get('/api/wallet', { token: other.token });
+    expect(response.statusCode).toBe(404);
+    expect(response.json().error.code).toBe('wallet_not_found');
+  });
+
+  it('answers 401 to GET and POST when signed out', async () => {
+    const t = await createTestApp(db());
+    expect((await t.get('/api/wallet')).statusCode).toBe(401);
+    const post = await t.post('/api/wallet', { address: ADDRESS, authShare: randomShare() });
+    expect(post.statusCode).toBe(401);
+    expect(post.json().error.code).toBe('unauthorized');
+  });
+
+  it('refuses a second registration with 409 and keeps the first', async () => {
+    const t = await createTestApp(db());
+    const { token } = await t.signIn('sms', PHONE);
+    const first = randomShare();
+    await registerWallet(t, token, ADDRESS, first);
+    const second = await registerWallet(t, token, '0x0000000000000000000000000000000000000001');
+    expect(second.statusCode).toBe(409);
+    expect(second.json().error.code).toBe('embedded_wallet_already_exists');
+    expect((await t.get('/api/wallet', { token })).json()).toEqual({ address: ADDRESS, authShare: first });
+  });
+
+  it('gives concurrent registrations one wallet and 409 for the others, never a 500', async () => {
+    const t = await createTestApp(db());
+    const { token } = await t.signIn('sms', PHONE);
+    const answers = await Promise.all(Array.from({ length: 4 }, () => registerWallet(t, token)));
+    expect(answers.map((answer) => answer.statusCode).sort()).toEqual([201, 409, 409, 409]);
+  });
+
+  it.each([
+    ['an address without 0x', { address: ADDRESS.slice(2) }],
+    ['a short address', { address: ADDRESS.slice(0, 40) }],
+    ['an address with a wrong checksum', { address: ADDRESS.replace('8ba1f', '8BA1f') }],
+    ['a share of 32 bytes', { authShare: encodeShare(new Uint8Array(32)) }],
+    ['a share of 34 bytes', { authShare: encodeShare(new Uint8Array(34)) }],
+    ['a share that is not base64', { authShare: 'not base64!' }],
+    ['a base64url share', { authShare: Buffer.from(new Uint8Array(33).fill(251)).toString('base64url') }],
+    ['a numeric share', { authShare: 12345 }],
+    ['a missing share', { authShare: undefined }],
+  ])('refuses %s with 400 invalid_data', async (_name, change) => {
+    const t = await createTestApp(db());
+    const { token } = await t.signIn('sms', PHONE);
+    const response = await t.post(
+      '/api/wallet',
+      { address: ADDRESS, authShare: randomShare(), ...change },
+      { token },
+    );
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error.code).toBe('invalid_data');
+    expect(await db().selectFrom('wallets').selectAll().execute()).toEqual([]);
+  });
+
+  it('stores the share encrypted: neither the share nor its bytes appear in the row', async () => {
+    const t = await createTestApp(db());
+    const { token } = await t.signIn('sms', PHONE);
+    const share = randomShare();
+    await registerWallet(t, token, ADDRESS, share);
+    const row = await db().selectFrom('wallets').selectAll().executeTakeFirstOrThrow();
+    expect(row.key_version).toBe(1);
+    expect(Buffer.from(row.iv, 'base64')).toHaveLength(12);
+    // 33 bytes of ciphertext and a 16-byte tag.
+    expect(Buffer.from(row.auth_share_ciphertext, 'base64')).toHaveLength(SHARE_LENGTH + 16);
+    expect(row.auth_share_ciphertext).not.toBe(share);
+    expect(Buffer.from(row.auth_share_ciphertext, 'base64').includes(Buffer.from(share, 'base64'))).toBe(
+      false,
+    );
+  });
+
+  it("fails to decrypt a ciphertext moved into another user's row (500, nothing leaked)", async () => {
+    const t = await createTestApp(db());
+    const victim = await t.signIn('sms', PHONE);
+    await registerWallet(t, victim.token);
+    const attacker = await t.signIn('email', 'eve@example.com');
+    await registerWallet(t, attacker.token, '0x0000000000000000000000000000000000000001');
+    const users = await db().selectFrom('identities').select(['user_id', 'value']).execute();
+    const victimId = users.find((user) => user.value === PHONE)?.user_id ?? '';
+    const attackerId = users.find((user) => user.value === 'eve@example.com')?.user_id ?? '';
+    const stolen = await db()
+      .selectFrom('wallets')
+      .selectAll()
+      .where('user_id', '=', victimId)
+      .executeTakeFirstOrThrow();
+    await db()
+      .updateTable('wallets')
+      .set({ auth_share_ciphertext: stolen.auth_share_ciphertext, iv: stolen.iv })
+      .where('user_id', '=', attackerId)
+      .execute();
+    const response = await t.get('/api/wallet', { token: attacker.token });
+    expect(response.statusCode).toBe(500);
+    expect(response.json().error.code).toBe('internal_error');
+    expect(response.body).not.toContain(stolen.auth_share_ciphertext);
+  });
+
+  it('fails to decrypt a tampered ciphertext', async () => {
+    const t = await createTestApp(db());
+    const { token } = await t.signIn('sms', PHONE);
+    await registerWallet(t, token);
+    const row = await db().selectFrom('wallets').selectAll().executeTakeFirstOrThrow();
+    const bytes = Buffer.from(row.auth_share_ciphertext, 'base64');
+    bytes[0] = (bytes[0] ?? 0) ^ 1;
+    await db()
+      .updateTable('wallets')
+      .set({ auth_share_ciphertext: bytes.toString('base64') })
+      .execute();
+    expect((await t.get('/api/wallet', { token })).statusCode).toBe(500);
+  });
+
+  it('cannot be read with another SHARE_ENCRYPTION_KEY', async () => {
+    const t = await createTestApp(db());
+    const { token } = await t.signIn('sms', PHONE);
+    await registerWallet(t, token);
+    const otherKey = await createTestApp(db());
+    expect((await otherKey.get('/api/wallet', { token })).statusCode).toBe(500);
+  });
+});
