@@ -1,0 +1,50 @@
+import { lazy, Suspense } from 'react';
+import type { OtpChannel } from './api/types';
+import { useSession } from './session/useSession';
+import { SignInFlow } from './sign-in/SignInFlow';
+import { ErrorMessage } from './ui/ErrorMessage';
+import { LoadFailureBoundary } from './ui/LoadFailureBoundary';
+import { StatusScreen } from './ui/StatusScreen';
+import { loadWalletScreen } from './wallet/loadWalletScreen';
+
+const WalletScreen = lazy(loadWalletScreen);
+
+/** The app: loading → signed out (sign-in) → signed in (wallet), and back on sign-out. */
+export function App() {
+  const { session, signedIn, signedOut, retry } = useSession();
+
+  return (
+    <>
+      <header className="brand">
+        <span className="brand-mark" aria-hidden="true" />
+        <span className="brand-name">Dial</span>
+      </header>
+      <main className="main">
+        {session.status === 'loading' && <StatusScreen message="Loading…" />}
+        {session.status === 'failed' && (
+          <div className="card">
+            <ErrorMessage error={session.error} />
+            <button type="button" className="button button-primary" onClick={retry}>
+              Try again
+            </button>
+          </div>
+        )}
+        {session.status === 'signed-out' && (
+          <SignInFlow channels={usableChannels(session.config.channels)} onSignedIn={signedIn} />
+        )}
+        {session.status === 'signed-in' && (
+          <LoadFailureBoundary>
+            <Suspense fallback={<StatusScreen message="Opening your wallet…" />}>
+              <WalletScreen user={session.user} config={session.config} onSignedOut={signedOut} />
+            </Suspense>
+          </LoadFailureBoundary>
+        )}
+      </main>
+    </>
+  );
+}
+
+/** The channels to offer: the server's, or both when it does not say (or names none, a misconfiguration). */
+function usableChannels(channels: readonly OtpChannel[] | undefined): readonly OtpChannel[] {
+  return channels !== undefined && channels.length > 0 ? channels : ['sms', 'email'];
+}

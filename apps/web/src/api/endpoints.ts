@@ -1,0 +1,49 @@
+import { requestJson } from './client';
+import type {
+  AppConfig,
+  OtpChannel,
+  OtpStarted,
+  OtpVerified,
+  StoredWallet,
+  TestEthSent,
+  User,
+} from './types';
+
+/** The signed-in user; rejects with `unauthorized` when signed out. */
+export async function getMe(signal?: AbortSignal): Promise<User> {
+  const { user } = await requestJson<{ user: User }>('GET', '/api/me', { signal });
+  return user;
+}
+
+export function getConfig(signal?: AbortSignal): Promise<AppConfig> {
+  return requestJson<AppConfig>('GET', '/api/config', { signal });
+}
+
+/** Sends a one-time code; `to` is an E.164 number or an e-mail address. */
+export function startOtp(channel: OtpChannel, to: string): Promise<OtpStarted> {
+  return requestJson<OtpStarted>('POST', '/api/auth/otp/start', { body: { channel, to } });
+}
+
+/** Checks a one-time code and, when it is right, starts a session. */
+export function verifyOtp(channel: OtpChannel, to: string, code: string): Promise<OtpVerified> {
+  return requestJson<OtpVerified>('POST', '/api/auth/otp/verify', { body: { channel, to, code } });
+}
+
+export async function logout(): Promise<void> {
+  await requestJson<{ ok: true }>('POST', '/api/auth/logout', { body: {} });
+}
+
+/** The signed-in user's wallet; rejects with `wallet_not_found` when there is none yet. */
+export function getWallet(): Promise<StoredWallet> {
+  return requestJson<StoredWallet>('GET', '/api/wallet');
+}
+
+/** Registers the wallet's address and auth share; rejects with `embedded_wallet_already_exists`. */
+export async function createWallet(address: string, authShare: string): Promise<void> {
+  await requestJson<{ address: string }>('POST', '/api/wallet', { body: { address, authShare } });
+}
+
+/** Development with the local chain only: 1 test ETH to the signed-in user's wallet. */
+export function requestTestEth(): Promise<TestEthSent> {
+  return requestJson<TestEthSent>('POST', '/api/dev/faucet', { body: {} });
+}

@@ -1,0 +1,53 @@
+/** The API's shapes (docs/api.md), as the web app reads them. */
+
+export interface User {
+  id: string;
+  /** E.164, or null for an e-mail account. */
+  phone: string | null;
+  /** Lower-case, or null for a phone account. */
+  email: string | null;
+  createdAt: string;
+}
+
+export interface LocalChainConfig {
+  id: number;
+  name: string;
+  /** Relative to this origin, e.g. '/api/dev/chain'. */
+  rpcUrl: string;
+}
+
+export interface AppConfig {
+  environment: 'development' | 'production' | 'test';
+  localChain: LocalChainConfig | null;
+  faucet: boolean;
+  /** The sign-in channels this server can deliver codes on (older servers leave it out: both). */
+  channels?: OtpChannel[];
+}
+
+export type OtpChannel = 'sms' | 'email';
+
+export interface OtpStarted {
+  ok: true;
+  channel: OtpChannel;
+  /** E.164 or the lower-case e-mail address: use it as is to verify. */
+  to: string;
+  resendAfterSeconds: number;
+  expiresInSeconds: number;
+}
+
+export interface OtpVerified {
+  user: User;
+  isNewUser: boolean;
+}
+
+export interface StoredWallet {
+  address: `0x${string}`;
+  /** Base64 of the auth share. */
+  authShare: string;
+}
+
+export interface TestEthSent {
+  txHash: `0x${string}`;
+  /** Wei, as a decimal string. */
+  value: string;
+}

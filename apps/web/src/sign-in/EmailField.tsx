@@ -1,0 +1,48 @@
+import type { RefObject } from 'react';
+
+interface EmailFieldProps {
+  value: string;
+  onChange(value: string): void;
+  /** The inline message for an invalid address, if any. */
+  error: string | null;
+  disabled: boolean;
+  inputRef?: RefObject<HTMLInputElement | null>;
+}
+
+/** The e-mail address to send the code to. */
+export function EmailField({ value, onChange, error, disabled, inputRef }: EmailFieldProps) {
+  return (
+    <div className="field">
+      <label className="label" htmlFor="email-address">
+        Email address
+      </label>
+      <input
+        ref={inputRef}
+        id="email-address"
+        name="email"
+        className="input"
+        type="email"
+        autoComplete="email"
+        inputMode="email"
+        autoCapitalize="none"
+        autoCorrect="off"
+        spellCheck={false}
+        placeholder="name@example.com"
+        value={value}
+        onChange={(event) => onChange(event.target.value)}
+        readOnly={disabled}
+        aria-invalid={error !== null}
+        aria-describedby={error !== null ? 'email-error' : 'email-hint'}
+      />
+      {error !== null ? (
+        <p className="message message-error" id="email-error" role="alert">
+          {error}
+        </p>
+      ) : (
+        <p className="hint" id="email-hint">
+          We’ll email you a 6-digit code.
+        </p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,48 @@
+import { useEffect } from 'react';
+import type { OtpChannel, User } from '../api/types';
+import { loadWalletScreen } from '../wallet/loadWalletScreen';
+import { CodeEntry } from './CodeEntry';
+import { getCountries } from './countryList';
+import { SignIn } from './SignIn';
+import { useSignInFlow } from './useSignInFlow';
+
+interface SignInFlowProps {
+  /** The channels the server can send codes on, in tab order. */
+  channels: readonly OtpChannel[];
+  onSignedIn(user: User): void;
+}
+
+/** Sign-in: the form, then the code. */
+export function SignInFlow({ channels, onSignedIn }: SignInFlowProps) {
+  const flow = useSignInFlow(channels[0] ?? 'sms');
+  const onCodeStep = flow.step.name === 'code';
+
+  // While the code is typed, fetch the wallet screen's chunk so it opens without a wait.
+  useEffect(() => {
+    if (onCodeStep) loadWalletScreen().catch(() => undefined);
+  }, [onCodeStep]);
+
+  if (flow.step.name === 'code') {
+    return (
+      <CodeEntry
+        challenge={flow.step.challenge}
+        onVerified={onSignedIn}
+        onResent={flow.resent}
+        onBack={flow.back}
+      />
+    );
+  }
+  return (
+    <SignIn
+      channels={channels}
+      countries={getCountries()}
+      draft={flow.draft}
+      onChange={flow.update}
+      onSubmit={() => void flow.sendCode()}
+      fieldError={flow.fieldError}
+      error={flow.error}
+      sending={flow.sending}
+      fieldRef={flow.fieldRef}
+    />
+  );
+}

@@ -1,0 +1,115 @@
+import {
+  combineWalletShares,
+  createWalletShares,
+  DialError,
+  decodeShare,
+  encodeShare,
+  isDialError,
+} from '@dial/core';
+import { createWallet, getWallet } from '../api/endpoints';
+import type { StoredWallet } from '../api/types';
+import { deviceShareStore } from './deviceShareStore';
+
+/** What opening the wallet is doing, for the status line. */
+export type OpenWalletStage = 'opening' | 'creating';
+
+export interface OpenedWallet {
+  address: `0x${string}`;
+}
+
+/**
+ * Opens the signed-in user's wallet, creating it on first sign-in.
+ *
+ * - No wallet yet: create the key shares, store the device share in this browser FIRST (a wallet the server
+ *   knows but whose device share was never kept could not be opened), then register the address and the
+ *   auth share. If another tab or device registered a wallet first (409), forget our share and open theirs.
+ * - A wallet: rebuild the key from this browser's device share and the server's auth share, which checks
+ *   that the two belong to this address; the key is dropped right after (signing comes later).
+ *
+ * Runs under a Web Lock per user, so tabs of this browser never race to create two wallets.
+ *
+ * @throws {DialError} `device_share_missing`, `wallet_mismatch`, or an API error.
+ */
+export function openWallet(userId: string, onStage: (stage: OpenWalletStage) => void): Promise<OpenedWallet> {
+  return withLock(`dial-wallet-${userId}`, () => openOrCreate(userId, onStage, true));
+}
+
+async function openOrCreate(
+  userId: string,
+  onStage: (stage: OpenWalletStage) => void,
+  mayCreate: boolean,
+): Promise<OpenedWallet> {
+  onStage('opening');
+  const stored = await findWallet();
+  if (stored !== null) {
+    await checkWallet(userId, stored);
+    return { address: stored.address };
+  }
+  if (!mayCreate) throw new DialError('internal_error', { details: 'wallet not found after a 409' });
+
+  onStage('creating');
+  const created = await createAndRegister(userId);
+  // Lost the race to another tab or device: open the wallet that won.
+  return created ?? openOrCreate(userId, onStage, false);
+}
+
+async function findWallet(): Promise<StoredWallet | null> {
+  try {
+    return await getWallet();
+  } catch (error) {
+    if (isDialError(error, 'wallet_not_found')) return null;
+    throw error;
+  }
+}
+
+async function checkWallet(userId: string, stored: StoredWallet): Promise<void> {
+  const deviceShare = await deviceShareStore.load(userId, stored.address);
+  if (deviceShare === null) throw new DialError('device_share_missing');
+  let authShare: Uint8Array | undefined;
+  try {
+    authShare = decodeShare(stored.authShare);
+    // Succeeds only when the two shares rebuild this address's key. The key itself is not kept: nothing
+    // signs yet, and a key that is never stored cannot leak from here.
+    await combineWalletShares([deviceShare, authShare], stored.address);
+  } finally {
+    deviceShare.fill(0);
+    authShare?.fill(0);
+  }
+  await deviceShareStore.keepOnly(userId, stored.address);
+}
+
+/** Creates the wallet; null when the server already has one (409). */
+async function createAndRegister(userId: string): Promise<OpenedWallet | null> {
+  const { address, deviceShare, authShare, recoveryShare } = await createWalletShares();
+  try {
+    // The recovery share, the third of the 2-of-3 split, is deliberately not kept anywhere for now: it is
+    // zeroed below with the others. Until Dial offers account recovery (which will hand this share to its
+    // owner), the wallet opens only from this browser's device share plus the server's auth share, so
+    // clearing this browser's data loses the wallet.
+    await deviceShareStore.save(userId, address, deviceShare);
+    try {
+      await createWallet(address, encodeShare(authShare));
+    } catch (error) {
+      if (isDialError(error, 'embedded_wallet_already_exists')) {
+        await deviceShareStore.discard(userId, address);
+        return null;
+      }
+      // Other failures keep the saved share: the server may have registered the wallet before the answer
+      // was lost, and then opening it again needs this share.
+      throw error;
+    }
+    await deviceShareStore.keepOnly(userId, address);
+    return { address };
+  } finally {
+    // Best effort: the base64 copy sent to the server is a string, which cannot be wiped.
+    deviceShare.fill(0);
+    authShare.fill(0);
+    recoveryShare.fill(0);
+  }
+}
+
+/** Runs `task` holding a Web Lock (when the browser has them), so only one tab runs it at a time. */
+function withLock<T>(name: string, task: () => Promise<T>): Promise<T> {
+  if (typeof navigator === 'undefined' || navigator.locks === undefined) return task();
+  return navigator.locks.request(name, task) as Promise<T>;
+}

@@ -1,0 +1,43 @@
+import type { IncomingMessage } from 'node:http';
+import react from '@vitejs/plugin-react';
+import { defaultClientConditions, defineConfig, type ProxyOptions } from 'vite';
+
+const apiServer = 'http://127.0.0.1:8080';
+
+/**
+ * The dev server proxies the API so the app keeps using relative, same-origin URLs. The API refuses
+ * state-changing requests whose Origin is not its own; a request the browser made same-origin to this dev
+ * server has its Origin dropped, so the API falls back to `Sec-Fetch-Site` (which says same-origin). Requests
+ * from other sites keep their Origin and are still refused.
+ */
+const proxy: ProxyOptions = {
+  target: apiServer,
+  configure(server) {
+    server.on('proxyReq', (proxyReq, req: IncomingMessage) => {
+      const origin = req.headers.origin;
+      if (
+        origin !== undefined &&
+        req.headers.host !== undefined &&
+        new URL(origin).host === req.headers.host
+      ) {
+        proxyReq.removeHeader('origin');
+      }
+    });
+  },
+};
+
+export default defineConfig({
+  plugins: [react()],
+  resolve: {
+    // '@dial/core' is a workspace package: its "source" export points at the TypeScript source.
+    conditions: ['source', ...defaultClientConditions],
+  },
+  server: {
+    proxy: { '/api': proxy, '/dev': proxy },
+  },
+  build: {
+    target: 'es2022',
+    // The CSP is `script-src 'self'`: the polyfill would be an inline script.
+    modulePreload: { polyfill: false },
+  },
+});
