@@ -17,7 +17,11 @@ export async function messagesTo(request: APIRequestContext, to: string): Promis
 }
 
 /** Waits for a new code to reach `to` through the dev outbox (one not in `seen`), and returns it. */
-export async function readCode(request: APIRequestContext, to: string, seen: readonly string[] = []): Promise<string> {
+export async function readCode(
+  request: APIRequestContext,
+  to: string,
+  seen: readonly string[] = [],
+): Promise<string> {
   let code: string | undefined;
   await expect
     .poll(

@@ -1,8 +1,17 @@
 import { expect, test } from '@playwright/test';
 import { messagesTo, readCode, seenMessages, wrongCode } from './outbox.js';
-import { enterCodeAndOpenWallet, pickCountry, requestCode, signInWithEmail, snap, uniqueEmail } from './steps.js';
+import {
+  enterCodeAndOpenWallet,
+  pickCountry,
+  requestCode,
+  signInWithEmail,
+  snap,
+  uniqueEmail,
+} from './steps.js';
 
-test('a UK mobile number signs up, gets a wallet, and signing back in opens the same wallet', async ({ page }) => {
+test('a UK mobile number signs up, gets a wallet, and signing back in opens the same wallet', async ({
+  page,
+}) => {
   const e164 = '+447400123456';
   await page.goto('/');
   await expect(page.getByRole('heading', { name: 'Sign in to Dial' })).toBeVisible();

@@ -27,7 +27,11 @@ export async function requestCode(page: Page, to: string): Promise<string[]> {
 }
 
 /** Types the code sent to `to` and waits for the wallet to open; returns the wallet's address. */
-export async function enterCodeAndOpenWallet(page: Page, to: string, seen: readonly string[]): Promise<string> {
+export async function enterCodeAndOpenWallet(
+  page: Page,
+  to: string,
+  seen: readonly string[],
+): Promise<string> {
   const code = await readCode(page.request, to, seen);
   await page.getByLabel('Verification code').fill(code);
   await expect(page.getByRole('heading', { name: 'Your wallet' })).toBeVisible({ timeout: 30_000 });

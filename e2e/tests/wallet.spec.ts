@@ -1,7 +1,9 @@
 import { expect, test } from '@playwright/test';
 import { signInWithEmail, snap, uniqueEmail } from './steps.js';
 
-test('the network picker lists the five chains and Local, and test ETH shows up in the balance', async ({ page }) => {
+test('the network picker lists the five chains and Local, and test ETH shows up in the balance', async ({
+  page,
+}) => {
   await page.goto('/');
   await signInWithEmail(page, uniqueEmail('grace'));
 
@@ -17,10 +19,10 @@ test('the network picker lists the five chains and Local, and test ETH shows up 
   ]);
   await network.selectOption({ label: 'Local' });
   const balance = page.getByLabel('Balance');
-  await expect(balance).toContainText('0 ETH');
+  await expect(balance).toHaveText(/(^|[^\d.])0 ETH/);
 
   await page.getByRole('button', { name: 'Get test ETH' }).click();
-  await expect(balance).toContainText('1 ETH');
+  await expect(balance).toHaveText(/(^|[^\d.])1 ETH/);
   await snap(page, 'wallet-funded');
 });
 
