@@ -1,4 +1,5 @@
 import type { RefObject } from 'react';
+import { FieldMessage, fieldMessageId } from '../ui/FieldMessage';
 
 interface EmailFieldProps {
   value: string;
@@ -32,17 +33,9 @@ export function EmailField({ value, onChange, error, disabled, inputRef }: Email
         onChange={(event) => onChange(event.target.value)}
         readOnly={disabled}
         aria-invalid={error !== null}
-        aria-describedby={error !== null ? 'email-error' : 'email-hint'}
+        aria-describedby={fieldMessageId('email', error)}
       />
-      {error !== null ? (
-        <p className="message message-error" id="email-error" role="alert">
-          {error}
-        </p>
-      ) : (
-        <p className="hint" id="email-hint">
-          We’ll email you a 6-digit code.
-        </p>
-      )}
+      <FieldMessage fieldId="email" error={error} hint="We’ll email you a 6-digit code." />
     </div>
   );
 }

@@ -1,6 +1,7 @@
 import type { Country } from '@dial/core';
 import { examplePhone, formatPhoneInput } from '@dial/core';
 import { type ChangeEvent, type RefObject, useRef } from 'react';
+import { FieldMessage, fieldMessageId } from '../ui/FieldMessage';
 import { CountryPicker } from './CountryPicker';
 import { applyPhoneEdit } from './phoneEditing';
 
@@ -74,18 +75,10 @@ export function PhoneField({
           onChange={onInput}
           readOnly={disabled}
           aria-invalid={error !== null}
-          aria-describedby={error !== null ? 'phone-error' : 'phone-hint'}
+          aria-describedby={fieldMessageId('phone', error)}
         />
       </div>
-      {error !== null ? (
-        <p className="message message-error" id="phone-error" role="alert">
-          {error}
-        </p>
-      ) : (
-        <p className="hint" id="phone-hint">
-          We’ll text you a 6-digit code.
-        </p>
-      )}
+      <FieldMessage fieldId="phone" error={error} hint="We’ll text you a 6-digit code." />
     </div>
   );
 }
