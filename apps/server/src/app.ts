@@ -94,7 +94,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
       const body = new DialError('invalid_data', { details: error.message }).toBody();
       (reply as FastifyReply)
         .code(400)
-        .headers({ ...securityHeaders(config.environment), 'cache-control': 'no-store' })
+        .headers({ ...securityHeaders(config), 'cache-control': 'no-store' })
         .type('application/json; charset=utf-8')
         .send(JSON.stringify(body));
     },
@@ -157,7 +157,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
   // (the web app's, below) builds the routes declared so far.
   let webAppFallback: Awaited<ReturnType<typeof serveWebApp>>;
   registerErrorHandling(app, async (request, reply) => webAppFallback?.(request, reply) ?? false);
-  registerSecurityHeaders(app, config.environment);
+  registerSecurityHeaders(app, config);
   registerOriginCheck(app, config.allowedOrigins);
   registerSessions(app, ctx);
 
@@ -176,6 +176,14 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
   if (config.environment === 'production') {
     if (new URL(config.publicUrl).protocol !== 'https:') {
       app.log.warn('PUBLIC_URL is not https: browsers drop the Secure session cookie, so sign-in will fail');
+    }
+    for (const [chainId, rpcUrl] of Object.entries(config.rpcUrls)) {
+      // Not the URL itself: it may hold an API key.
+      if (new URL(rpcUrl).protocol !== 'https:') {
+        app.log.warn(
+          `RPC_URL_${chainId} is not https: browsers block it from an https page, so reading that chain fails`,
+        );
+      }
     }
     for (const channel of ['email', 'sms'] as const) {
       if (ctx.transports[channel] === undefined) {

@@ -2,7 +2,15 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isDialError, isValidPhone, normalizeEmail, parsePhone, toE164 } from '@dial/core';
+import {
+  isDialError,
+  isValidPhone,
+  LOCAL_CHAIN_ID,
+  normalizeEmail,
+  parsePhone,
+  SUPPORTED_CHAINS,
+  toE164,
+} from '@dial/core';
 import { DEFAULT_OTP_POLICY, type OtpPolicy } from './auth/otpPolicy.js';
 
 /** Where the server runs: `development` (the default), `production` or `test`. */
@@ -52,6 +60,11 @@ export interface AppConfig {
   maxUsers: number | null;
   /** `null`: no local chain, no faucet, no `/api/dev/chain`. */
   localChain: LocalChainConfig | null;
+  /**
+   * The RPC URL the web app reads each chain from, by chain id, where it is not viem's default
+   * (`RPC_URL_<chainId>`). Only supported chains; a chain without an entry uses its public RPC.
+   */
+  rpcUrls: Readonly<Record<number, string>>;
   session: { idleHours: number; maxDays: number };
   trustProxy: boolean;
   logLevel: LogLevel;
@@ -204,6 +217,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
         ? { start: false, port: localChainPort, rpcUrl: localChainUrl }
         : { start: true, port: localChainPort, rpcUrl: `http://127.0.0.1:${localChainPort}` };
 
+  // RPC_URL_<chainId>: the JSON-RPC endpoint the web app reads that chain from, instead of the public one in
+  // viem's chain definition (rate-limited), e.g. RPC_URL_137=https://polygon.example.com/v1/KEY. One per
+  // supported chain: 137 (Polygon), 42161 (Arbitrum One), 8453 (Base), 84532 (Base Sepolia), 7777777 (Zora).
+  // Browsers call it directly (it is sent in /api/config and allowed by the CSP), so a key in it is public.
+  const rpcUrls = parseRpcUrls(env, read);
+
   // SESSION_IDLE_HOURS (default 24): a session ends after this long without a request.
   // SESSION_MAX_DAYS (default 7): and at the latest this long after sign-in.
   const session = {
@@ -237,6 +256,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     allowlist,
     maxUsers,
     localChain,
+    rpcUrls,
     session,
     trustProxy,
     logLevel,
@@ -313,6 +333,53 @@ function parseAllowlist(text: string | undefined): Allowlist | null {
     }
   }
   return { emails: [...emails], phones: [...phones] };
+}
+
+const RPC_URL_PREFIX = 'RPC_URL_';
+
+function parseRpcUrls(
+  env: NodeJS.ProcessEnv,
+  read: (name: string) => string | undefined,
+): Readonly<Record<number, string>> {
+  const supported = SUPPORTED_CHAINS.map((chain) => chain.id);
+  const rpcUrls: Record<number, string> = {};
+  const names = Object.keys(env)
+    .filter((name) => name.startsWith(RPC_URL_PREFIX))
+    .sort();
+  for (const name of names) {
+    const text = read(name);
+    if (text === undefined) continue;
+    const idText = name.slice(RPC_URL_PREFIX.length);
+    const id = Number(idText);
+    if (!/^[1-9]\d*$/.test(idText) || !supported.includes(id)) {
+      throw new ConfigError(
+        `${name} does not name a supported chain: use RPC_URL_<chainId> with one of ${supported.join(', ')}` +
+          `${id === LOCAL_CHAIN_ID ? ' (the local chain is set with LOCAL_CHAIN_URL)' : ''}.`,
+      );
+    }
+    rpcUrls[id] = rpcUrl(name, text);
+  }
+  return Object.freeze(rpcUrls);
+}
+
+/** Checks a JSON-RPC URL the browser will fetch: http(s), without credentials (fetch refuses those). */
+function rpcUrl(name: string, text: string): string {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new ConfigError(`${name} must be an http:// or https:// URL, not ${JSON.stringify(text)}.`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError(`${name} must be an http:// or https:// URL, not ${JSON.stringify(text)}.`);
+  }
+  if (url.username !== '' || url.password !== '') {
+    throw new ConfigError(
+      `${name} must not hold a user name or password (user:password@): browsers refuse to fetch such URLs. ` +
+        'Put the API key in the path or query, as RPC providers do.',
+    );
+  }
+  return text;
 }
 
 function oneOf<T extends string>(name: string, value: string, allowed: readonly T[]): T {

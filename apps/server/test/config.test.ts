@@ -27,6 +27,7 @@ describe('loadConfig', () => {
       allowlist: null,
       maxUsers: null,
       localChain: { start: true, port: 8545, rpcUrl: 'http://127.0.0.1:8545' },
+      rpcUrls: {},
       session: { idleHours: 24, maxDays: 7 },
       trustProxy: false,
       logLevel: 'info',
@@ -139,6 +140,64 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ DATA_DIR: dataDir, [name]: value })).toThrow(
       expect.objectContaining({ name: 'ConfigError', message: expect.stringContaining(name) }),
     );
+  });
+
+  describe('RPC_URL_<chainId>', () => {
+    it('reads one RPC URL per supported chain, as given, and nothing for chains without one', () => {
+      const config = loadConfig({
+        DATA_DIR: dataDir,
+        RPC_URL_137: ' https://polygon.example.com/v1/KEY ',
+        RPC_URL_8453: 'https://base.example.com/rpc?key=abc',
+        RPC_URL_7777777: 'http://10.0.0.5:8545',
+        RPC_URL_42161: '',
+      });
+      expect(config.rpcUrls).toEqual({
+        137: 'https://polygon.example.com/v1/KEY',
+        8453: 'https://base.example.com/rpc?key=abc',
+        7777777: 'http://10.0.0.5:8545',
+      });
+      expect(Object.isFrozen(config.rpcUrls)).toBe(true);
+    });
+
+    it.each([
+      ['RPC_URL_137', 'polygon.example.com'],
+      ['RPC_URL_137', 'not a url'],
+      ['RPC_URL_8453', 'wss://base.example.com'],
+      ['RPC_URL_84532', 'ftp://sepolia.example.com'],
+    ])('refuses %s=%s as not an http(s) URL, naming the variable', (name, value) => {
+      expect(() => loadConfig({ DATA_DIR: dataDir, [name]: value })).toThrow(
+        new ConfigError(`${name} must be an http:// or https:// URL, not ${JSON.stringify(value)}.`),
+      );
+    });
+
+    it('refuses a user name or password in the URL, which browsers will not fetch', () => {
+      expect(() =>
+        loadConfig({ DATA_DIR: dataDir, RPC_URL_8453: 'https://user:secret@base.example.com' }),
+      ).toThrow(
+        expect.objectContaining({
+          name: 'ConfigError',
+          message: expect.stringMatching(/^RPC_URL_8453 must not hold a user name or password/),
+        }),
+      );
+    });
+
+    it.each(['RPC_URL_1', 'RPC_URL_10', 'RPC_URL_0137', 'RPC_URL_BASE', 'RPC_URL_'])(
+      'refuses %s as no supported chain, listing the supported ids',
+      (name) => {
+        expect(() => loadConfig({ DATA_DIR: dataDir, [name]: 'https://rpc.example.com' })).toThrow(
+          new ConfigError(
+            `${name} does not name a supported chain: use RPC_URL_<chainId> with one of ` +
+              '137, 42161, 8453, 84532, 7777777.',
+          ),
+        );
+      },
+    );
+
+    it('points RPC_URL_31337 to LOCAL_CHAIN_URL', () => {
+      expect(() => loadConfig({ DATA_DIR: dataDir, RPC_URL_31337: 'http://127.0.0.1:8545' })).toThrow(
+        /^RPC_URL_31337 does not name a supported chain: .*\(the local chain is set with LOCAL_CHAIN_URL\)\.$/,
+      );
+    });
   });
 
   it('reads the providers, limits and switches', () => {

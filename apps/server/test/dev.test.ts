@@ -108,6 +108,7 @@ describe('GET /api/config', () => {
       localChain: { id: 31337, name: 'Local', rpcUrl: '/api/dev/chain' },
       faucet: true,
       channels: ['sms', 'email'],
+      rpcUrls: {},
     });
   });
 
@@ -130,6 +131,21 @@ describe('GET /api/config', () => {
       localChain: null,
       faucet: false,
       channels: ['email'],
+      rpcUrls: {},
+    });
+  });
+
+  it('gives the RPC URL overrides by chain id, and only those', async () => {
+    const t = await createTestApp(db(), {
+      config: {
+        rpcUrls: { 137: 'https://polygon.example.com/v1/KEY', 8453: 'https://base.example.com/rpc?key=abc' },
+      },
+    });
+    const response = await t.get('/api/config');
+    expect(response.statusCode).toBe(200);
+    expect(response.json().rpcUrls).toEqual({
+      '137': 'https://polygon.example.com/v1/KEY',
+      '8453': 'https://base.example.com/rpc?key=abc',
     });
   });
 });

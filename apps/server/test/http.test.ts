@@ -106,6 +106,29 @@ describe('headers', () => {
     expect(connect.split(' ').slice(1).sort()).toEqual(["'self'", ...new Set(rpcOrigins)].sort());
   });
 
+  it("allows an RPC_URL_<chainId> override's origin instead of that chain's default, keeping the others", async () => {
+    const t = await createTestApp(db(), {
+      config: {
+        rpcUrls: { 8453: 'https://base.example.com:8443/v1/SECRETKEY?x=1', 137: 'http://10.0.0.5:8545/' },
+      },
+    });
+    const response = await t.get('/api/health');
+    const csp = String(response.headers['content-security-policy']);
+    const connect = csp.split('; ').find((directive) => directive.startsWith('connect-src')) ?? '';
+    const defaultOrigins = SUPPORTED_CHAINS.filter((chain) => chain.id !== 8453 && chain.id !== 137).flatMap(
+      (chain) => chain.rpcUrls.default.http.map((url) => new URL(url).origin),
+    );
+    expect(connect.split(' ').slice(1).sort()).toEqual(
+      ["'self'", 'https://base.example.com:8443', 'http://10.0.0.5:8545', ...new Set(defaultOrigins)].sort(),
+    );
+    expect(connect).not.toContain('https://mainnet.base.org');
+    expect(csp).not.toContain('SECRETKEY');
+    // The same policy on answers written outside Fastify's hooks (a malformed URL).
+    const malformed = await t.app.inject({ method: 'GET', url: '/api/%E0%A4%A' });
+    expect(malformed.statusCode).toBe(400);
+    expect(malformed.headers['content-security-policy']).toBe(csp);
+  });
+
   it('sets them on errors too: 401, 403 and 429', async () => {
     const t = await createTestApp(db());
     expectSecurityHeaders(await t.get('/api/me'));
@@ -127,6 +150,24 @@ describe('headers', () => {
     const t = await createTestApp(db(), { config: { environment: 'production' } });
     const response = await t.get('/api/health');
     expect(response.headers['strict-transport-security']).toMatch(/^max-age=\d+/);
+  });
+
+  it('warns in production about an http RPC_URL_<chainId>, without logging the URL', async () => {
+    const lines: string[] = [];
+    await createTestApp(db(), {
+      config: {
+        environment: 'production',
+        logLevel: 'warn',
+        rpcUrls: { 137: 'http://10.0.0.5:8545/SECRETKEY', 8453: 'https://base.example.com/v1/OTHERKEY' },
+      },
+      deps: { logStream: { write: (line) => lines.push(line) } },
+    });
+    const rpcWarnings = lines.filter((line) => line.includes('RPC_URL_'));
+    expect(rpcWarnings).toHaveLength(1);
+    expect(JSON.parse(rpcWarnings[0]!).msg).toBe(
+      'RPC_URL_137 is not https: browsers block it from an https page, so reading that chain fails',
+    );
+    expect(lines.join('')).not.toMatch(/SECRETKEY|OTHERKEY/);
   });
 
   it('answers an unexpected failure with 500 internal_error and logs it', async () => {
@@ -250,6 +291,13 @@ describe('the OpenAPI document', () => {
       'email',
     ]);
     expect(start.responses['429']).toBeDefined();
+    const config = document.paths['/api/config'].get.responses['200'].content['application/json'].schema;
+    expect(config.required).toContain('rpcUrls');
+    expect(config.properties.rpcUrls).toMatchObject({
+      type: 'object',
+      description: expect.stringContaining('RPC_URL_<chainId>'),
+      additionalProperties: { type: 'string', format: 'uri' },
+    });
     expect(document.components.securitySchemes.session).toEqual({
       type: 'apiKey',
       in: 'cookie',

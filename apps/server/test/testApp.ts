@@ -32,6 +32,7 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
     allowlist: null,
     maxUsers: null,
     localChain: null,
+    rpcUrls: {},
     session: { idleHours: 24, maxDays: 7 },
     trustProxy: false,
     logLevel: 'silent',

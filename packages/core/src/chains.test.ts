@@ -93,8 +93,49 @@ describe('getChains', () => {
 
   it('leaves SUPPORTED_CHAINS as it was', () => {
     getChains({ localRpcUrl: 'http://127.0.0.1:8545' });
+    getChains({ rpcUrls: { 8453: 'https://base.example.test/v1/KEY' } });
     expect(SUPPORTED_CHAINS).toHaveLength(5);
+    expect(base.rpcUrls.default.http).toEqual(['https://mainnet.base.org']);
   });
+
+  it('puts a chain on its RPC URL override and keeps the others as they are', () => {
+    const chains = getChains({
+      rpcUrls: { 8453: 'https://base.example.test/v1/KEY' },
+      localRpcUrl: 'http://127.0.0.1:8545',
+    });
+    expect(chains.map((chain) => chain.id)).toEqual([137, 42161, 8453, 84532, 7777777, 31337]);
+    const overridden = chains[2]!;
+    expect(overridden).not.toBe(base);
+    expect(overridden.rpcUrls.default.http).toEqual(['https://base.example.test/v1/KEY']);
+    expect(overridden).toMatchObject({
+      id: 8453,
+      name: 'Base',
+      nativeCurrency: base.nativeCurrency,
+      blockExplorers: base.blockExplorers,
+      formatters: base.formatters,
+    });
+    expect(chains[0]).toBe(polygon);
+    expect(chains[3]).toBe(baseSepolia);
+    expect(chains.at(-1)?.rpcUrls.default.http).toEqual(['http://127.0.0.1:8545']);
+    expect(Object.isFrozen(chains)).toBe(true);
+  });
+
+  it('gives SUPPORTED_CHAINS itself when no override names a supported chain', () => {
+    expect(getChains({ rpcUrls: {} })).toBe(SUPPORTED_CHAINS);
+    expect(getChains({ rpcUrls: null })).toBe(SUPPORTED_CHAINS);
+    expect(getChains({ rpcUrls: { 1: 'https://eth.example.test', 31337: 'http://127.0.0.1:9' } })).toBe(
+      SUPPORTED_CHAINS,
+    );
+  });
+
+  it.each(['polygon.example.test', 'wss://polygon.example.test'])(
+    'refuses the RPC URL override %j with invalid_data',
+    (url) => {
+      expect(() => getChains({ rpcUrls: { 137: url } })).toThrow(
+        expect.objectContaining({ code: 'invalid_data' }),
+      );
+    },
+  );
 });
 
 describe('findChain', () => {

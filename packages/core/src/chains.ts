@@ -59,25 +59,54 @@ function isHttpUrl(text: string): boolean {
 export interface GetChainsOptions {
   /** The RPC URL of a local development chain to offer after the supported ones; none when absent or null. */
   localRpcUrl?: string | null;
+  /**
+   * RPC URLs to use instead of viem's defaults, by chain id, e.g. `{ 137: 'https://polygon.example.com/v1/KEY' }`.
+   * Each must be an `http:` or `https:` URL; ids that are not supported chains are ignored (the local chain
+   * takes `localRpcUrl`). A chain without an entry keeps viem's default RPC URLs.
+   */
+  rpcUrls?: Readonly<Record<number, string>> | null;
 }
 
 /**
- * The chains a Dial server offers: {@link SUPPORTED_CHAINS}, then a local chain when a local RPC URL is set.
+ * The chains a Dial server offers: {@link SUPPORTED_CHAINS}, each on its RPC URL from `rpcUrls` when it has
+ * one, then a local chain when a local RPC URL is set.
  *
- * @param options - `localRpcUrl`: the local chain's RPC URL, if any.
- * @returns The chains, the local one last.
- * @throws {DialError} `invalid_data` when `localRpcUrl` is not an `http:` or `https:` URL.
+ * @param options - `localRpcUrl`: the local chain's RPC URL, if any; `rpcUrls`: RPC URLs by chain id.
+ * @returns The chains, the local one last. Chains without an RPC URL override are viem's own objects; one
+ * with an override is a copy whose `rpcUrls.default.http` is `[thatUrl]`.
+ * @throws {DialError} `invalid_data` when `localRpcUrl`, or an RPC URL of a supported chain, is not an
+ * `http:` or `https:` URL.
  *
  * @example
  * ```ts
  * getChains().length; // 5
  * getChains({ localRpcUrl: 'http://127.0.0.1:8545' }).at(-1)?.id; // 31337
+ * findChain(getChains({ rpcUrls: { 8453: 'https://base.example.com' } }), 8453)?.rpcUrls.default.http;
+ * // ['https://base.example.com']
  * ```
  */
 export function getChains(options: GetChainsOptions = {}): readonly Chain[] {
-  const { localRpcUrl } = options;
-  if (localRpcUrl === undefined || localRpcUrl === null) return SUPPORTED_CHAINS;
-  return Object.freeze([...SUPPORTED_CHAINS, createLocalChain(localRpcUrl)]);
+  const { localRpcUrl, rpcUrls } = options;
+  let chains = SUPPORTED_CHAINS;
+  if (rpcUrls !== undefined && rpcUrls !== null) {
+    const overridden = SUPPORTED_CHAINS.map((chain) => {
+      const rpcUrl = rpcUrls[chain.id];
+      return rpcUrl === undefined ? chain : withRpcUrl(chain, rpcUrl);
+    });
+    if (overridden.some((chain, index) => chain !== SUPPORTED_CHAINS[index])) chains = overridden;
+  }
+  if (localRpcUrl !== undefined && localRpcUrl !== null) chains = [...chains, createLocalChain(localRpcUrl)];
+  return chains === SUPPORTED_CHAINS ? SUPPORTED_CHAINS : Object.freeze(chains);
+}
+
+/** A copy of `chain` whose default RPC URL is `rpcUrl`, every other field (explorers, formatters) kept. */
+function withRpcUrl(chain: Chain, rpcUrl: string): Chain {
+  if (!isHttpUrl(rpcUrl)) {
+    throw new DialError('invalid_data', {
+      details: `RPC URL of chain ${chain.id} is not an http(s) URL: ${rpcUrl}`,
+    });
+  }
+  return defineChain({ ...chain, rpcUrls: { ...chain.rpcUrls, default: { http: [rpcUrl] } } });
 }
 
 /**

@@ -1,14 +1,21 @@
-import { SUPPORTED_CHAINS } from '@dial/core';
+import { getChains } from '@dial/core';
 import type { FastifyInstance } from 'fastify';
-import type { Environment } from '../config.js';
+import type { AppConfig } from '../config.js';
+
+/** What the security headers depend on. */
+export type SecurityHeadersConfig = Pick<AppConfig, 'environment' | 'rpcUrls'>;
 
 /**
  * The Content-Security-Policy: everything from this origin only, no inline scripts or styles, and JSON-RPC
- * to the supported chains' default RPC endpoints (the web app reads balances from them directly).
+ * to the RPC endpoint of each supported chain (the web app reads balances from them directly): the origin of
+ * its `RPC_URL_<chainId>` when one is set, else of viem's default. Origins only, so no key in a URL's path or
+ * query ends up in the header.
+ *
+ * @param rpcUrls - The configured RPC URLs by chain id (`AppConfig.rpcUrls`).
  */
-export function contentSecurityPolicy(): string {
+export function contentSecurityPolicy(rpcUrls: AppConfig['rpcUrls'] = {}): string {
   const rpcOrigins = new Set<string>();
-  for (const chain of SUPPORTED_CHAINS) {
+  for (const chain of getChains({ rpcUrls })) {
     for (const url of chain.rpcUrls.default.http) rpcOrigins.add(new URL(url).origin);
   }
   return [
@@ -30,8 +37,8 @@ export function contentSecurityPolicy(): string {
  * which runs for all of them; and `Cache-Control: no-store` on `/api` and `/dev` answers, which are
  * per-user and must never sit in a shared cache.
  */
-export function registerSecurityHeaders(app: FastifyInstance, environment: Environment): void {
-  const headers = securityHeaders(environment);
+export function registerSecurityHeaders(app: FastifyInstance, config: SecurityHeadersConfig): void {
+  const headers = securityHeaders(config);
   app.addHook('onSend', async (request, reply, payload) => {
     reply.headers(headers);
     if (/^\/(api|dev)(\/|\?|$)/.test(request.url)) reply.header('cache-control', 'no-store');
@@ -40,9 +47,9 @@ export function registerSecurityHeaders(app: FastifyInstance, environment: Envir
 }
 
 /** The headers {@link registerSecurityHeaders} sets, for answers written outside Fastify's hooks. */
-export function securityHeaders(environment: Environment): Record<string, string> {
+export function securityHeaders(config: SecurityHeadersConfig): Record<string, string> {
   const headers: Record<string, string> = {
-    'content-security-policy': contentSecurityPolicy(),
+    'content-security-policy': contentSecurityPolicy(config.rpcUrls),
     'x-content-type-options': 'nosniff',
     'referrer-policy': 'no-referrer',
     'x-frame-options': 'DENY',
@@ -50,7 +57,7 @@ export function securityHeaders(environment: Environment): Record<string, string
     'cross-origin-resource-policy': 'same-origin',
     'permissions-policy': 'camera=(), microphone=(), geolocation=()',
   };
-  if (environment === 'production') {
+  if (config.environment === 'production') {
     // No includeSubDomains: a self-hosted Dial should not force HTTPS on its owner's other subdomains.
     headers['strict-transport-security'] = 'max-age=31536000';
   }

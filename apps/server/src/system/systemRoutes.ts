@@ -34,6 +34,11 @@ export function registerSystemRoutes(app: TypedApp, ctx: AppContext, options: { 
             channels: Type.Array(ChannelSchema, {
               description: 'The sign-in channels this server can deliver codes on.',
             }),
+            rpcUrls: Type.Record(Type.String({ pattern: '^[1-9][0-9]*$' }), Type.String({ format: 'uri' }), {
+              description:
+                'The RPC URL to read a chain from instead of its public default, by chain id ' +
+                '(`RPC_URL_<chainId>`); only the chains the operator set one for.',
+            }),
           }),
         },
       },
@@ -45,6 +50,7 @@ export function registerSystemRoutes(app: TypedApp, ctx: AppContext, options: { 
         : null,
       faucet: options.localChain,
       channels: (['sms', 'email'] as const).filter((channel) => ctx.transports[channel] !== undefined),
+      rpcUrls: ctx.config.rpcUrls,
     }),
   );
 

@@ -22,6 +22,11 @@ export interface AppConfig {
   faucet: boolean;
   /** The sign-in channels this server can deliver codes on (older servers leave it out: both). */
   channels?: OtpChannel[];
+  /**
+   * The RPC URL to read a chain from instead of its public default, by chain id (`"137"`): only the chains
+   * the operator set one for (older servers leave it out: none).
+   */
+  rpcUrls?: Record<string, string>;
 }
 
 export type OtpChannel = 'sms' | 'email';

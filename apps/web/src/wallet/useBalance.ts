@@ -7,20 +7,21 @@ export type BalanceState =
   | { status: 'ready'; value: bigint }
   | { status: 'failed'; error: DialError };
 
+/** A client for `chain` on its default RPC URL (`chain.rpcUrls.default.http[0]`). */
+export function createChainClient(chain: Chain) {
+  return createPublicClient({
+    chain,
+    transport: http(undefined, { retryCount: 1, timeout: 15_000 }),
+    pollingInterval: 1_000,
+  });
+}
+
 /**
  * The native balance of `address` on `chain`, read from the chain's RPC by the browser (viem). Switching
  * chains loads again; answers for a chain no longer shown are ignored.
  */
 export function useBalance(chain: Chain, address: `0x${string}`) {
-  const client = useMemo(
-    () =>
-      createPublicClient({
-        chain,
-        transport: http(undefined, { retryCount: 1, timeout: 15_000 }),
-        pollingInterval: 1_000,
-      }),
-    [chain],
-  );
+  const client = useMemo(() => createChainClient(chain), [chain]);
   const [state, setState] = useState<BalanceState>({ status: 'loading' });
   const latest = useRef(0);
 
