@@ -25,6 +25,13 @@ export type ErrorCode =
   | 'device_share_missing'
   | 'wallet_mismatch'
   | 'network_error'
+  | 'recipient_not_found'
+  | 'recovery_not_set_up'
+  | 'wrong_recovery_password'
+  | 'stale_share_generation'
+  | 'reauthentication_required'
+  | 'unsupported_chain'
+  | 'user_rejected'
   | 'internal_error';
 
 /** What the catalogue holds for one code. */
@@ -99,6 +106,33 @@ export const ERROR_CATALOGUE: Readonly<Record<ErrorCode, ErrorSpec>> = {
       'The key share on this browser does not match your wallet, so it was not opened. Nothing was changed.',
   },
   network_error: { status: 503, message: 'Dial could not be reached. Check your connection and try again.' },
+  recipient_not_found: {
+    status: 404,
+    message:
+      'No Dial user has verified that phone number, so there is no wallet to send to. Check the number.',
+  },
+  recovery_not_set_up: {
+    status: 404,
+    message:
+      'This browser does not hold your wallet key share and recovery was never set up, so the wallet cannot be opened here. Open Dial in the browser where you created your wallet.',
+  },
+  wrong_recovery_password: {
+    status: 400,
+    message: 'That recovery password is not right. Check it and try again.',
+  },
+  stale_share_generation: {
+    status: 409,
+    message: 'Your wallet keys were changed from another device. Reload and try again.',
+  },
+  reauthentication_required: {
+    status: 403,
+    message: 'For your safety, confirm it is you with a new one-time code first.',
+  },
+  unsupported_chain: {
+    status: 400,
+    message: 'That network is not supported by this wallet. Pick one of the listed networks.',
+  },
+  user_rejected: { status: 400, message: 'The request was cancelled.' },
   internal_error: { status: 500, message: 'Something went wrong on our side. Try again in a moment.' },
 };
 
