@@ -1,11 +1,13 @@
 /**
  * `@dial/core`: Dial's shared library, for browsers and Node. Phone numbers and e-mail addresses, the
- * supported chains, wallet-connection limits, embedded-wallet key shares, and the error catalogue.
+ * supported chains, wallet-connection limits, embedded-wallet key shares, the embedded wallet's EIP-1193
+ * provider, and the error catalogue.
  *
  * @packageDocumentation
  */
 export * from './chains.js';
 export * from './combineWalletShares.js';
+export * from './createEmbeddedProvider.js';
 export * from './createWalletShares.js';
 export * from './decodeShare.js';
 export * from './defaultCountryFromLocale.js';
@@ -20,6 +22,7 @@ export * from './listCountries.js';
 export * from './maskIdentifier.js';
 export * from './normalizeEmail.js';
 export * from './parsePhone.js';
+export * from './sendTransactionWithFallback.js';
 export * from './shortenAddress.js';
 export * from './toE164.js';
 export * from './walletConnectionLimits.js';
