@@ -35,6 +35,11 @@ export interface LocalChainConfig {
   port: number;
   /** The chain's JSON-RPC URL, as the server reaches it. Replaced by the started chain's URL by `main.ts`. */
   rpcUrl: string;
+  /**
+   * The test USDC on that chain, set by `main.ts` from the chain it starts; unset or `null` when unknown (a
+   * chain at `LOCAL_CHAIN_URL`): then `/api/config` gives `usdc: null` and the faucet has no USDC.
+   */
+  usdc?: `0x${string}` | null;
 }
 
 /** Everything the server is configured with; {@link loadConfig} reads it from the environment. */

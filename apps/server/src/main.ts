@@ -26,7 +26,7 @@ async function main(): Promise<void> {
   try {
     if (config.localChain?.start === true) {
       chain = await startDevChain({ host: '127.0.0.1', port: config.localChain.port });
-      config = { ...config, localChain: { ...config.localChain, rpcUrl: chain.url } };
+      config = { ...config, localChain: { ...config.localChain, rpcUrl: chain.url, usdc: chain.usdc } };
     }
     app = await buildApp(config);
     await app.listen({ host: config.host, port: config.port });
@@ -41,7 +41,10 @@ async function main(): Promise<void> {
       `Dev outbox (codes sent without SMTP or Twilio): ${new URL('/dev/outbox', config.publicUrl)}`,
     );
   }
-  if (config.localChain !== null) console.log(`Local chain (31337) at ${config.localChain.rpcUrl}`);
+  if (config.localChain !== null) {
+    const usdc = config.localChain.usdc;
+    console.log(`Local chain (31337) at ${config.localChain.rpcUrl}${usdc ? `, test USDC at ${usdc}` : ''}`);
+  }
 
   let stopping = false;
   const onSignal = (signal: NodeJS.Signals) => {

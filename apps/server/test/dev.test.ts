@@ -2,11 +2,13 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createPublicClient, http, parseEther } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type DevChain, startDevChain } from '../src/devchain/index.js';
+import { type DevChain, startDevChain, TEST_USDC_ABI } from '../src/devchain/index.js';
 import { DIALECTS, useTestDatabase } from './databases.js';
 import { createTestApp, ORIGIN, PHONE } from './testApp.js';
 
 const ADDRESS = '0x8ba1f109551bD432803012645Ac136ddd64DBA72';
+/** Where startDevChain deploys the test USDC: the CREATE address of the faucet's nonce 0. */
+const LOCAL_USDC = '0x5FbDB2315678afecb367f032d93F642f64180aa3';
 const SHARE = Buffer.alloc(33, 9).toString('base64');
 
 describe.each(DIALECTS)('the dev outbox on %s', (dialect) => {
@@ -99,16 +101,28 @@ describe.each(DIALECTS)('the dev outbox on %s', (dialect) => {
 describe('GET /api/config', () => {
   const db = useTestDatabase('sqlite');
 
-  it('offers the local chain through /api/dev/chain and the faucet when the local chain is on', async () => {
+  it('offers the local chain through /api/dev/chain, its test USDC and the faucet when the local chain is on', async () => {
     const t = await createTestApp(db(), {
-      config: { localChain: { start: false, port: 8545, rpcUrl: 'http://127.0.0.1:8545' } },
+      config: { localChain: { start: false, port: 8545, rpcUrl: 'http://127.0.0.1:8545', usdc: LOCAL_USDC } },
     });
     expect((await t.get('/api/config')).json()).toEqual({
       environment: 'development',
-      localChain: { id: 31337, name: 'Local', rpcUrl: '/api/dev/chain' },
+      localChain: { id: 31337, name: 'Local', rpcUrl: '/api/dev/chain', usdc: LOCAL_USDC },
       faucet: true,
       channels: ['sms', 'email'],
       rpcUrls: {},
+    });
+  });
+
+  it('gives usdc null for a local chain it did not start (LOCAL_CHAIN_URL)', async () => {
+    const t = await createTestApp(db(), {
+      config: { localChain: { start: false, port: 8545, rpcUrl: 'http://127.0.0.1:8545' } },
+    });
+    expect((await t.get('/api/config')).json().localChain).toEqual({
+      id: 31337,
+      name: 'Local',
+      rpcUrl: '/api/dev/chain',
+      usdc: null,
     });
   });
 
@@ -160,8 +174,8 @@ describe('the local chain routes', () => {
     await chain.close();
   });
 
-  const chainApp = (rpcUrl = chain.url) =>
-    createTestApp(db(), { config: { localChain: { start: false, port: 0, rpcUrl } } });
+  const chainApp = (rpcUrl = chain.url, usdc: `0x${string}` | null = chain.usdc) =>
+    createTestApp(db(), { config: { localChain: { start: false, port: 0, rpcUrl, usdc } } });
 
   it('POST /api/dev/faucet sends 1 ETH to the signed-in user’s wallet', async () => {
     const t = await chainApp();
@@ -172,10 +186,83 @@ describe('the local chain routes', () => {
     const response = await t.post('/api/dev/faucet', {}, { token });
     expect(response.statusCode).toBe(200);
     const body = response.json();
-    expect(body).toEqual({ txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/), value: '1000000000000000000' });
+    expect(body).toEqual({
+      txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+      asset: 'native',
+      value: '1000000000000000000',
+    });
     expect((await client.getBalance({ address: ADDRESS })) - before).toBe(parseEther('1'));
     const receipt = await client.getTransactionReceipt({ hash: body.txHash });
     expect(receipt.to?.toLowerCase()).toBe(ADDRESS.toLowerCase());
+  });
+
+  it('POST /api/dev/faucet sends 1 ETH with asset native, and with no body at all', async () => {
+    const t = await chainApp();
+    const { token } = await t.signIn('sms', PHONE);
+    await t.post('/api/wallet', { address: ADDRESS, authShare: SHARE }, { token });
+    const client = createPublicClient({ transport: http(chain.url) });
+    const before = await client.getBalance({ address: ADDRESS });
+    const response = await t.post('/api/dev/faucet', { asset: 'native' }, { token });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({ asset: 'native', value: '1000000000000000000' });
+    const bare = await t.post('/api/dev/faucet', undefined, { token });
+    expect(bare.statusCode).toBe(200);
+    expect(bare.json()).toMatchObject({ asset: 'native', value: '1000000000000000000' });
+    expect((await client.getBalance({ address: ADDRESS })) - before).toBe(parseEther('2'));
+  });
+
+  it('POST /api/dev/faucet with asset usdc mints exactly 100 test USDC to the wallet', async () => {
+    const t = await chainApp();
+    const { token } = await t.signIn('sms', PHONE);
+    await t.post('/api/wallet', { address: ADDRESS, authShare: SHARE }, { token });
+    const client = createPublicClient({ transport: http(chain.url) });
+    const balanceOf = () =>
+      client.readContract({
+        address: chain.usdc,
+        abi: TEST_USDC_ABI,
+        functionName: 'balanceOf',
+        args: [ADDRESS],
+      });
+    const before = await balanceOf();
+    const ethBefore = await client.getBalance({ address: ADDRESS });
+
+    const response = await t.post('/api/dev/faucet', { asset: 'usdc' }, { token });
+
+    expect(response.statusCode).toBe(200);
+    const body = response.json();
+    expect(body).toEqual({
+      txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+      asset: 'usdc',
+      value: '100000000',
+    });
+    expect((await balanceOf()) - before).toBe(100_000_000n);
+    expect(await client.getBalance({ address: ADDRESS })).toBe(ethBefore);
+    const receipt = await client.getTransactionReceipt({ hash: body.txHash });
+    expect(receipt.status).toBe('success');
+    expect(receipt.to).toBe(chain.usdc.toLowerCase());
+  });
+
+  it('POST /api/dev/faucet refuses an unknown asset with 400 invalid_data, and sends nothing', async () => {
+    const t = await chainApp();
+    const { token } = await t.signIn('sms', PHONE);
+    await t.post('/api/wallet', { address: ADDRESS, authShare: SHARE }, { token });
+    const client = createPublicClient({ transport: http(chain.url) });
+    const blockBefore = await client.getBlockNumber();
+    for (const body of [{ asset: 'dai' }, { asset: 'USDC' }, { asset: 1 }, { asset: null }]) {
+      const response = await t.post('/api/dev/faucet', body, { token });
+      expect(response.statusCode).toBe(400);
+      expect(response.json().error.code).toBe('invalid_data');
+    }
+    expect(await client.getBlockNumber()).toBe(blockBefore);
+  });
+
+  it('POST /api/dev/faucet with asset usdc answers 404 not_found when the local chain has no test USDC', async () => {
+    const t = await chainApp(chain.url, null);
+    const { token } = await t.signIn('sms', PHONE);
+    await t.post('/api/wallet', { address: ADDRESS, authShare: SHARE }, { token });
+    const response = await t.post('/api/dev/faucet', { asset: 'usdc' }, { token });
+    expect(response.statusCode).toBe(404);
+    expect(response.json().error.code).toBe('not_found');
   });
 
   it('POST /api/dev/faucet needs a session (401) and a wallet (404)', async () => {

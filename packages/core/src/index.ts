@@ -25,4 +25,5 @@ export * from './parsePhone.js';
 export * from './sendTransactionWithFallback.js';
 export * from './shortenAddress.js';
 export * from './toE164.js';
+export * from './usdc.js';
 export * from './walletConnectionLimits.js';

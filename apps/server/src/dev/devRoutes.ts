@@ -1,14 +1,20 @@
-import { DialError, LOCAL_CHAIN_ID } from '@dial/core';
+import { DialError, LOCAL_CHAIN_ID, USDC_DECIMALS } from '@dial/core';
 import { Type } from 'typebox';
 import { type Address, parseEther } from 'viem';
 import type { AppContext } from '../appContext.js';
 import { renderOutboxPage } from '../delivery/index.js';
+import { mintTestUsdc } from '../devchain/index.js';
 import { errorResponses } from '../http/schemas.js';
 import type { TypedApp } from '../http/typedApp.js';
 import { loadWallet } from '../wallet/walletStore.js';
 
-/** What the faucet sends: 1 test ETH. */
+/** What the faucet sends by default: 1 test ETH. */
 export const FAUCET_AMOUNT_WEI = parseEther('1');
+/** What the faucet mints when asked for USDC: 100 test USDC (6 decimals). */
+export const FAUCET_AMOUNT_USDC_UNITS = 100n * 10n ** BigInt(USDC_DECIMALS);
+
+/** What `POST /api/dev/faucet` can give: the chain's ETH, or its test USDC. */
+const FaucetAssetSchema = Type.Enum(['native', 'usdc']);
 
 const JsonRpcRequestSchema = Type.Object({
   jsonrpc: Type.Literal('2.0'),
@@ -61,36 +67,60 @@ export function registerLocalChainRoutes(app: TypedApp, ctx: AppContext, rpcUrl:
   app.post(
     '/api/dev/faucet',
     {
+      // No body at all means the default, as before there was a choice (the schema alone would refuse it).
+      preValidation: async (request) => {
+        request.body ??= {};
+      },
       preHandler: app.requireUser,
       schema: {
         tags: ['development'],
-        summary: "Sends 1 test ETH from the local chain's faucet to the signed-in user's wallet.",
+        summary:
+          "Sends 1 test ETH (asset `native`, the default) or mints 100 test USDC (asset `usdc`) from the local chain's faucet to the signed-in user's wallet.",
         security: [{ session: [] }],
+        body: Type.Object({
+          asset: Type.Optional(
+            Type.Enum(['native', 'usdc'], { description: 'What to send; `native` by default.' }),
+          ),
+        }),
         response: {
           200: Type.Object({
             txHash: Type.String({ pattern: '^0x[0-9a-f]{64}$' }),
-            value: Type.String({ description: 'Wei, as a decimal string.' }),
+            asset: FaucetAssetSchema,
+            value: Type.String({
+              description:
+                'What was sent, as a decimal string: wei for `native`, 6-decimal units for `usdc`.',
+            }),
           }),
-          ...errorResponses(401, 403, 404, 503),
+          ...errorResponses(400, 401, 403, 404, 503),
         },
       },
     },
     async (request) => {
+      const asset = request.body.asset ?? 'native';
+      const usdc = ctx.config.localChain?.usdc ?? null;
+      if (asset === 'usdc' && usdc === null) {
+        throw new DialError('not_found', {
+          details: 'the local chain has no test USDC (LOCAL_CHAIN_URL is set)',
+        });
+      }
       const wallet = await loadWallet(ctx.db, ctx.keys.authShare, request.user!.id);
       if (wallet === undefined) throw new DialError('wallet_not_found');
+      const to = wallet.address as Address;
+      const value = asset === 'usdc' ? FAUCET_AMOUNT_USDC_UNITS : FAUCET_AMOUNT_WEI;
       let txHash: string;
       try {
-        txHash = await ctx.sendFromFaucet({
-          rpcUrl,
-          chainId: LOCAL_CHAIN_ID,
-          to: wallet.address as Address,
-          value: FAUCET_AMOUNT_WEI,
-        });
+        txHash =
+          asset === 'usdc' && usdc !== null
+            ? await mintTestUsdc({ rpcUrl, chainId: LOCAL_CHAIN_ID, usdc, to, amount: value })
+            : await ctx.sendFromFaucet({ rpcUrl, chainId: LOCAL_CHAIN_ID, to, value });
       } catch (error) {
-        request.log.warn({ reason: error instanceof Error ? error.message : String(error) }, 'faucet failed');
+        request.log.warn(
+          { asset, reason: error instanceof Error ? error.message : String(error) },
+          'faucet failed',
+        );
         throw new DialError('chain_unavailable', { cause: error });
       }
-      return { txHash, value: FAUCET_AMOUNT_WEI.toString() };
+      return { txHash, asset, value: value.toString() };
     },
   );
 

@@ -1,8 +1,19 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Provider, ProviderConfig } from '@nomicfoundation/edr';
-import { type Address, type Hex, hexToBytes } from 'viem';
+import {
+  type Address,
+  createPublicClient,
+  createWalletClient,
+  custom,
+  defineChain,
+  getAddress,
+  type Hex,
+  hexToBytes,
+  numberToHex,
+} from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
+import { TEST_USDC_ABI, TEST_USDC_BYTECODE } from './contracts/testUsdcArtifact.js';
 
 /**
  * The private key of Hardhat's well-known account 0 (address 0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266).
@@ -21,6 +32,12 @@ export interface DevChain {
   chainId: number;
   /** The account funded in the genesis block, with {@link DEV_FAUCET_PRIVATE_KEY}. */
   faucet: { address: Address; privateKey: Hex };
+  /**
+   * The test USDC (`contracts/TestUSDC.sol`: 6 decimals, minted by the faucet account only, see
+   * `mintTestUsdc`), deployed by the faucet's first transaction, so always at the CREATE address of the
+   * faucet's nonce 0: `0x5FbDB2315678afecb367f032d93F642f64180aa3`.
+   */
+  usdc: Address;
   /** Stops the HTTP server, drops open connections and releases the chain. Safe to call twice. */
   close(): Promise<void>;
 }
@@ -68,6 +85,11 @@ const BLOCK_GAS_LIMIT = 30_000_000n;
 const DEFAULT_TRANSACTION_GAS_LIMIT = 2n ** 24n;
 /** 1 gwei in the genesis block: non-zero, so EIP-1559 fee estimation (viem's included) has a base fee to work with. */
 const INITIAL_BASE_FEE_PER_GAS = 1_000_000_000n;
+/**
+ * Added to the faucet's genesis balance to pay for deploying the test USDC (about 0.001 ETH at 1 gwei), and
+ * taken away again after, so the faucet holds exactly `faucetBalanceWei` however small it was asked to be.
+ */
+const DEPLOYMENT_FUNDS_WEI = 10n ** 18n;
 /** Priority fees go here rather than to the faucet, so the faucet's balance only ever drops by what it sends. */
 const COINBASE = '0xc014ba5ec014ba5ec014ba5ec014ba5ec014ba5e';
 
@@ -113,9 +135,10 @@ async function createProvider(chainId: number, faucet: Address, faucetBalanceWei
   const config: ProviderConfig = {
     allowBlocksWithSameTimestamp: false,
     allowUnlimitedContractSize: false,
-    // Behave like a real node: a failing call is a JSON-RPC error and a reverting transaction is still mined
-    // with a failed receipt, instead of Hardhat's habit of throwing on both.
-    bailOnCallFailure: false,
+    // Behave like a real node: a failing call is a JSON-RPC error carrying the revert data (with `false`, EDR
+    // answers a reverted eth_call with its revert data as if it were the result), and a reverting transaction
+    // is still mined with a failed receipt instead of being refused.
+    bailOnCallFailure: true,
     bailOnTransactionFailure: false,
     chainId: BigInt(chainId),
     coinbase: hexToBytes(COINBASE),
@@ -148,8 +171,8 @@ async function createProvider(chainId: number, faucet: Address, faucetBalanceWei
 
 /**
  * Starts a local EVM chain for development and tests: EDR (Hardhat's Rust EVM) in this process, served as
- * JSON-RPC over HTTP. Every transaction is mined into its own block at once; the faucet account
- * ({@link DEV_FAUCET_PRIVATE_KEY}) holds `faucetBalanceWei` from the genesis block.
+ * JSON-RPC over HTTP. Every transaction is mined into its own block at once. Block 1 deploys the test USDC
+ * (`usdc`) from the faucet account ({@link DEV_FAUCET_PRIVATE_KEY}), which then holds `faucetBalanceWei`.
  *
  * Rejects with {@link DevChainPortInUseError} when the port is taken.
  *
@@ -157,6 +180,7 @@ async function createProvider(chainId: number, faucet: Address, faucetBalanceWei
  * const chain = await startDevChain({ port: 0 });
  * const client = createPublicClient({ transport: http(chain.url) });
  * await client.getBalance({ address: chain.faucet.address }); // 10_000n * 10n ** 18n
+ * chain.usdc; // '0x5FbDB2315678afecb367f032d93F642f64180aa3'
  * await chain.close();
  */
 export async function startDevChain(options: DevChainOptions = {}): Promise<DevChain> {
@@ -178,7 +202,13 @@ export async function startDevChain(options: DevChainOptions = {}): Promise<DevC
     address: privateKeyToAccount(DEV_FAUCET_PRIVATE_KEY).address,
     privateKey: DEV_FAUCET_PRIVATE_KEY,
   };
-  let provider: Provider | undefined = await createProvider(chainId, faucet.address, faucetBalanceWei);
+  let provider: Provider | undefined = await createProvider(
+    chainId,
+    faucet.address,
+    faucetBalanceWei + DEPLOYMENT_FUNDS_WEI,
+  );
+  // Before listening, so that nobody sees the chain without its token (or takes the faucet's nonce 0).
+  const usdc = await deployTestUsdc(provider, chainId, faucetBalanceWei);
 
   const server = createServer((request, response) => {
     serveHttp(request, response, () => provider).catch((error: unknown) => {
@@ -194,6 +224,7 @@ export async function startDevChain(options: DevChainOptions = {}): Promise<DevC
     url: endpointUrl(host, address.port),
     chainId,
     faucet,
+    usdc,
     close() {
       closing ??= new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));
@@ -206,6 +237,53 @@ export async function startDevChain(options: DevChainOptions = {}): Promise<DevC
       return closing;
     },
   };
+}
+
+/**
+ * Deploys the test USDC from the faucet account (its first transaction, so nonce 0), through the provider
+ * itself rather than over HTTP, then sets the faucet's balance to `faucetBalanceWei`. Returns the token's
+ * address.
+ */
+async function deployTestUsdc(
+  provider: Provider,
+  chainId: number,
+  faucetBalanceWei: bigint,
+): Promise<Address> {
+  const request = async ({ method, params }: { method: string; params?: unknown }): Promise<unknown> => {
+    const response = await provider.handleRequest(
+      JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: params ?? [] }),
+    );
+    const answer = withId(1, response.data);
+    if ('error' in answer) {
+      throw Object.assign(new Error(answer.error.message), {
+        code: answer.error.code,
+        data: answer.error.data,
+      });
+    }
+    return answer.result;
+  };
+  const account = privateKeyToAccount(DEV_FAUCET_PRIVATE_KEY);
+  const chain = defineChain({
+    id: chainId,
+    name: 'Local',
+    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+    rpcUrls: { default: { http: [] } },
+  });
+  const transport = custom({ request });
+  const walletClient = createWalletClient({ account, chain, transport });
+  const publicClient = createPublicClient({ chain, transport });
+
+  const hash = await walletClient.deployContract({ abi: TEST_USDC_ABI, bytecode: TEST_USDC_BYTECODE });
+  // Automine: the deployment is mined by the time its hash comes back.
+  const receipt = await publicClient.getTransactionReceipt({ hash });
+  if (receipt.status !== 'success' || receipt.contractAddress == null) {
+    throw new Error(`Deploying the test USDC on the dev chain failed (transaction ${hash})`);
+  }
+  await request({
+    method: 'hardhat_setBalance',
+    params: [account.address, numberToHex(faucetBalanceWei)],
+  });
+  return getAddress(receipt.contractAddress);
 }
 
 function listen(server: Server, host: string, port: number): Promise<AddressInfo> {

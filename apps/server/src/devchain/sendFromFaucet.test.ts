@@ -131,14 +131,15 @@ describe('sendFromFaucet on a transfer that reverts', () => {
           timeout: 5_000,
           interval: 20,
         })
-        .toBe(1);
+        // The faucet's nonce 0 deployed the test USDC at start.
+        .toBe(2);
       await rpc('hardhat_setCode', [to, '0x5f5ffd']);
       await rpc('evm_mine', []);
 
       const error = await outcome;
       expect(error).toBeInstanceOf(Error);
       expect((error as Error).message).toMatch(
-        /^The faucet transfer 0x[0-9a-f]{64} to 0x[0-9a-fA-F]{40} reverted in block 1$/,
+        /^The faucet transfer 0x[0-9a-f]{64} to 0x[0-9a-fA-F]{40} reverted in block 2$/,
       );
       expect(await client.getBalance({ address: to })).toBe(0n);
     } finally {

@@ -63,13 +63,34 @@ function serialise<T>(key: string, task: () => Promise<T>): Promise<T> {
  * await sendFromFaucet({ rpcUrl: chain.url, chainId: chain.chainId, to, value: parseEther('1') });
  */
 export async function sendFromFaucet(options: SendFromFaucetOptions): Promise<Hex> {
-  const { rpcUrl, chainId, to, value } = options;
+  const { to, value } = options;
   if (!isAddress(to, { strict: false })) throw new TypeError(`Not an address: ${String(to)}`);
   if (typeof value !== 'bigint' || value < 0n) {
     throw new RangeError(`The value must be a non-negative bigint of wei, not ${String(value)}`);
   }
+  return sendFaucetTransaction(options, { to, value }, (hash) => `The faucet transfer ${hash} to ${to}`);
+}
 
-  const account = privateKeyToAccount(options.faucetPrivateKey ?? DEV_FAUCET_PRIVATE_KEY);
+/** Where and as whom {@link sendFaucetTransaction} sends. */
+export interface FaucetEndpoint {
+  rpcUrl: string;
+  chainId: number;
+  faucetPrivateKey?: Hex | undefined;
+}
+
+/**
+ * Sends one transaction from the faucet account, in this process's per-account queue (so that its nonce
+ * never collides with another send from the same faucet), waits until it is mined, and returns its hash.
+ * Shared by {@link sendFromFaucet} and `mintTestUsdc`; `describe` names the transaction in the error thrown
+ * when it reverts.
+ */
+export async function sendFaucetTransaction(
+  endpoint: FaucetEndpoint,
+  transaction: { to: Address; value?: bigint; data?: Hex },
+  describe: (hash: Hex) => string,
+): Promise<Hex> {
+  const { rpcUrl, chainId } = endpoint;
+  const account = privateKeyToAccount(endpoint.faucetPrivateKey ?? DEV_FAUCET_PRIVATE_KEY);
   const chain = defineChain({
     id: chainId,
     name: `Chain ${chainId}`,
@@ -87,11 +108,11 @@ export async function sendFromFaucet(options: SendFromFaucetOptions): Promise<He
     throw new Error(`${rpcUrl} serves chain ${actualChainId}, not chain ${chainId}; nothing was sent`);
   }
   const hash = await serialise(`${chainId}:${account.address.toLowerCase()}`, () =>
-    walletClient.sendTransaction({ to, value }),
+    walletClient.sendTransaction(transaction),
   );
   const receipt = await publicClient.waitForTransactionReceipt({ hash, timeout: RECEIPT_TIMEOUT_MS });
   if (receipt.status !== 'success') {
-    throw new Error(`The faucet transfer ${hash} to ${to} reverted in block ${receipt.blockNumber}`);
+    throw new Error(`${describe(hash)} reverted in block ${receipt.blockNumber}`);
   }
   return hash;
 }

@@ -27,7 +27,15 @@ export function registerSystemRoutes(app: TypedApp, ctx: AppContext, options: { 
           200: Type.Object({
             environment: Type.Enum(['development', 'production', 'test']),
             localChain: Type.Union([
-              Type.Object({ id: Type.Integer(), name: Type.String(), rpcUrl: Type.String() }),
+              Type.Object({
+                id: Type.Integer(),
+                name: Type.String(),
+                rpcUrl: Type.String(),
+                usdc: Type.Union([Type.String({ pattern: '^0x[0-9a-fA-F]{40}$' }), Type.Null()], {
+                  description:
+                    "The local chain's test USDC (6 decimals); null when the chain was not started by this server.",
+                }),
+              }),
               Type.Null(),
             ]),
             faucet: Type.Boolean(),
@@ -46,7 +54,12 @@ export function registerSystemRoutes(app: TypedApp, ctx: AppContext, options: { 
     async () => ({
       environment: ctx.config.environment,
       localChain: options.localChain
-        ? { id: LOCAL_CHAIN_ID, name: 'Local', rpcUrl: LOCAL_CHAIN_PROXY_PATH }
+        ? {
+            id: LOCAL_CHAIN_ID,
+            name: 'Local',
+            rpcUrl: LOCAL_CHAIN_PROXY_PATH,
+            usdc: ctx.config.localChain?.usdc ?? null,
+          }
         : null,
       faucet: options.localChain,
       channels: (['sms', 'email'] as const).filter((channel) => ctx.transports[channel] !== undefined),
