@@ -8,6 +8,7 @@ import type { Kysely } from 'kysely';
 import type { AppContext } from './appContext.js';
 import { chooseTransports } from './auth/chooseTransports.js';
 import { registerOtpRoutes } from './auth/otpRoutes.js';
+import { registerReauthRoutes } from './auth/reauthRoutes.js';
 import { registerSessionRoutes } from './auth/sessionRoutes.js';
 import { registerSessions, SESSION_COOKIE } from './auth/sessions.js';
 import type { AppConfig } from './config.js';
@@ -26,6 +27,7 @@ import { registerSecurityHeaders, securityHeaders } from './http/securityHeaders
 import { serveWebApp } from './http/serveWebApp.js';
 import type { TypedApp } from './http/typedApp.js';
 import { registerSystemRoutes } from './system/systemRoutes.js';
+import { registerRecipientRoutes } from './wallet/recipientRoutes.js';
 import { registerWalletRoutes } from './wallet/walletRoutes.js';
 
 /** What {@link buildApp} can be given instead of building it from the configuration (tests do). */
@@ -165,7 +167,9 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
   registerSystemRoutes(typed, ctx, { localChain: hasLocalChain(config) });
   registerOtpRoutes(typed, ctx);
   registerSessionRoutes(typed, ctx);
+  registerReauthRoutes(typed, ctx);
   registerWalletRoutes(typed, ctx);
+  registerRecipientRoutes(typed, ctx);
   if (config.environment !== 'production') registerOutboxRoutes(typed, ctx);
   if (hasLocalChain(config) && config.localChain !== null) {
     registerLocalChainRoutes(typed, ctx, config.localChain.rpcUrl);

@@ -28,7 +28,16 @@ describe.each(DIALECTS)('storage on %s', (dialect) => {
     await migrateToLatest(db());
     const tables = (await db().introspection.getTables()).map((table) => table.name).sort();
     expect(tables).toEqual(
-      ['identities', 'otp_codes', 'outbox_messages', 'rate_limits', 'sessions', 'users', 'wallets'].sort(),
+      [
+        'identities',
+        'otp_codes',
+        'outbox_messages',
+        'rate_limits',
+        'recovery_shares',
+        'sessions',
+        'users',
+        'wallets',
+      ].sort(),
     );
   });
 

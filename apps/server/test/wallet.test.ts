@@ -26,7 +26,7 @@ describe.each(DIALECTS)('the wallet registry on %s', (dialect) => {
     expect(created.json()).toEqual({ address: ADDRESS });
     const fetched = await t.get('/api/wallet', { token });
     expect(fetched.statusCode).toBe(200);
-    expect(fetched.json()).toEqual({ address: ADDRESS, authShare: share });
+    expect(fetched.json()).toEqual({ address: ADDRESS, authShare: share, generation: 1, recovery: null });
   });
 
   it('answers 404 wallet_not_found before a wallet is registered', async () => {
@@ -63,7 +63,12 @@ describe.each(DIALECTS)('the wallet registry on %s', (dialect) => {
     const second = await registerWallet(t, token, '0x0000000000000000000000000000000000000001');
     expect(second.statusCode).toBe(409);
     expect(second.json().error.code).toBe('embedded_wallet_already_exists');
-    expect((await t.get('/api/wallet', { token })).json()).toEqual({ address: ADDRESS, authShare: first });
+    expect((await t.get('/api/wallet', { token })).json()).toEqual({
+      address: ADDRESS,
+      authShare: first,
+      generation: 1,
+      recovery: null,
+    });
   });
 
   it('gives concurrent registrations one wallet and 409 for the others, never a 500', async () => {

@@ -1,19 +1,12 @@
-import { DialError } from '@dial/core';
 import { Type } from 'typebox';
 import type { AppContext } from '../appContext.js';
-import { type Channel, createMessageText, DeliveryError } from '../delivery/index.js';
+import type { Channel } from '../delivery/index.js';
 import { ChannelSchema, errorResponses, UserSchema } from '../http/schemas.js';
 import type { TypedApp } from '../http/typedApp.js';
 import { consumeRateLimit } from '../rateLimit/consumeRateLimit.js';
 import { normalizeTarget } from './normalizeTarget.js';
-import {
-  consumeCode,
-  cooldownRemaining,
-  discardCode,
-  generateCode,
-  hashCode,
-  storeCode,
-} from './otpCodes.js';
+import { consumeCode } from './otpCodes.js';
+import { sendCode } from './sendCode.js';
 import { createSession, endSession, SESSION_COOKIE, setSessionCookie } from './sessions.js';
 import { findOrCreateUser } from './users.js';
 
@@ -63,50 +56,7 @@ export function registerOtpRoutes(app: TypedApp, ctx: AppContext): void {
     async (request) => {
       const { channel, to } = request.body;
       const target = normalizeTarget(channel, to);
-      const transport = ctx.transports[channel];
-      if (transport === undefined) throw new DialError('invalid_data', { message: UNAVAILABLE[channel] });
-
-      const now = ctx.now();
-      await consumeRateLimit(ctx.db, `otp-start:ip:${request.ip}`, policy.startsPerIp, now);
-      // Checked before the hourly count, so asking again too early does not use up the hour's codes.
-      const wait = await cooldownRemaining(ctx.db, target, now, policy.resendCooldownSeconds);
-      if (wait > 0)
-        throw new DialError('too_many_requests', { retryAfterSeconds: wait, details: 'cooldown' });
-      await consumeRateLimit(
-        ctx.db,
-        `otp-codes:${target.channel}:${target.identifier}`,
-        policy.codesPerIdentifier,
-        now,
-      );
-
-      const code = generateCode();
-      const codeHash = hashCode(ctx.keys.otp, target, code);
-      const stored = await storeCode(ctx.db, target, codeHash, {
-        now,
-        ttlSeconds: policy.codeTtlSeconds,
-        cooldownSeconds: policy.resendCooldownSeconds,
-      });
-      if (!stored) {
-        // A concurrent request stored a code between the check above and this one.
-        const retryAfterSeconds = Math.max(
-          1,
-          await cooldownRemaining(ctx.db, target, now, policy.resendCooldownSeconds),
-        );
-        throw new DialError('too_many_requests', { retryAfterSeconds, details: 'cooldown' });
-      }
-
-      const { subject, text } = createMessageText(channel, code);
-      try {
-        await transport.send({ channel, to: target.identifier, subject, text, code });
-      } catch (error) {
-        // A code nobody received must not hold the cooldown: the person can retry at once.
-        await discardCode(ctx.db, target, codeHash);
-        if (error instanceof DeliveryError) {
-          request.log.warn({ transport: transport.name, reason: error.message }, 'code delivery failed');
-          throw new DialError('delivery_failed', { cause: error, details: error.message });
-        }
-        throw error;
-      }
+      await sendCode(ctx, { to: target }, request, UNAVAILABLE[channel]);
       return {
         ok: true as const,
         channel,

@@ -1,4 +1,4 @@
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 
 /**
  * The tables, as Kysely sees them. The schema is portable between SQLite and PostgreSQL: ids are text UUIDs
@@ -11,6 +11,7 @@ export interface Database {
   otp_codes: OtpCodesTable;
   sessions: SessionsTable;
   wallets: WalletsTable;
+  recovery_shares: RecoverySharesTable;
   rate_limits: RateLimitsTable;
   outbox_messages: OutboxMessagesTable;
 }
@@ -51,6 +52,8 @@ export interface SessionsTable {
   last_seen_at: string;
   /** The absolute end: created_at + SESSION_MAX_DAYS. */
   expires_at: string;
+  /** When this session last proved its owner with a fresh one-time code (`/api/auth/reauth/verify`). */
+  reauthenticated_at: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface WalletsTable {
@@ -63,6 +66,24 @@ export interface WalletsTable {
   iv: string;
   /** Which derived key encrypted it; 1 so far. */
   key_version: number;
+  /** Which split of the key the auth share belongs to: 1 at registration, +1 at every share rotation. */
+  share_generation: Generated<number>;
+  created_at: string;
+}
+
+/** How a recovery share is protected in the browser. */
+export type RecoveryMethod = 'password' | 'passkey';
+
+/** The user's recovery share, encrypted in the browser: the server stores it but cannot read it. */
+export interface RecoverySharesTable {
+  user_id: string;
+  /** The wallet's `share_generation` this share belongs to. */
+  generation: number;
+  method: RecoveryMethod;
+  /** The browser's ciphertext, base64, opaque to the server. */
+  ciphertext: string;
+  /** The browser's KDF parameters, JSON (checked against the route schema before it is stored). */
+  kdf: string;
   created_at: string;
 }
 

@@ -1,6 +1,8 @@
+import { DialError } from '@dial/core';
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/database.js';
+import type { Database, RecoveryMethod } from '../db/database.js';
 import { isUniqueViolation } from '../db/isUniqueViolation.js';
+import type { RecoveryKdf } from './recoverySchemas.js';
 import { decryptAuthShare, type EncryptedShare, encryptAuthShare } from './shareCipher.js';
 
 /** A user's embedded wallet as the registry keeps it. */
@@ -60,4 +62,178 @@ export async function loadWallet(
     keyVersion: Number(row.key_version),
   };
   return { address: row.address, authShare: decryptAuthShare(key, encrypted, userId) };
+}
+
+/** A wallet's share generation and, when set up, its recovery share's method and creation time. */
+export interface WalletSummary {
+  address: string;
+  authShare: Uint8Array;
+  generation: number;
+  recovery: { method: RecoveryMethod; createdAt: string } | null;
+}
+
+/**
+ * The user's wallet with its auth share decrypted, its share generation and its recovery metadata (not the
+ * recovery ciphertext); `undefined` when the user has none.
+ *
+ * @throws like {@link loadWallet} when the auth share does not decrypt.
+ */
+export async function loadWalletSummary(
+  db: Kysely<Database>,
+  key: Uint8Array,
+  userId: string,
+): Promise<WalletSummary | undefined> {
+  const row = await db
+    .selectFrom('wallets')
+    .leftJoin('recovery_shares', 'recovery_shares.user_id', 'wallets.user_id')
+    .select([
+      'wallets.address',
+      'wallets.auth_share_ciphertext',
+      'wallets.iv',
+      'wallets.key_version',
+      'wallets.share_generation',
+      'recovery_shares.method',
+      'recovery_shares.created_at as recovery_created_at',
+    ])
+    .where('wallets.user_id', '=', userId)
+    .executeTakeFirst();
+  if (row === undefined) return undefined;
+  const encrypted: EncryptedShare = {
+    ciphertext: row.auth_share_ciphertext,
+    iv: row.iv,
+    keyVersion: Number(row.key_version),
+  };
+  return {
+    address: row.address,
+    authShare: decryptAuthShare(key, encrypted, userId),
+    generation: Number(row.share_generation),
+    recovery:
+      row.method === null || row.recovery_created_at === null
+        ? null
+        : { method: row.method, createdAt: row.recovery_created_at },
+  };
+}
+
+/** A recovery share as the browser gave it: encrypted by the browser, with its KDF parameters. */
+export interface RecoveryShareInput {
+  method: RecoveryMethod;
+  /** Base64, opaque to the server. */
+  ciphertext: string;
+  /** The browser's KDF parameters, already checked against the route schema. */
+  kdf: RecoveryKdf;
+}
+
+/** What a rotation is given: the new auth share of the same key, and optionally the new recovery share. */
+export interface ShareRotation {
+  userId: string;
+  /** The generation the browser split from; the rotation happens only if it is still the current one. */
+  expectedGeneration: number;
+  /** The registered address (EIP-55): the key does not change, only its shares. */
+  address: string;
+  authShare: Uint8Array;
+  recovery: RecoveryShareInput | undefined;
+}
+
+/**
+ * Replaces a wallet's shares in one transaction: the auth share (encrypted with a fresh nonce) and the
+ * generation (+1), with a conditional `UPDATE … WHERE share_generation = expectedGeneration`, so of two
+ * concurrent rotations from the same generation exactly one wins. The recovery share is replaced by the
+ * given one, stored with the new generation; when none is given the old one is deleted, since a share of
+ * the previous split no longer combines with the new auth share.
+ *
+ * @returns the new generation.
+ * @throws {DialError} `wallet_not_found`; `invalid_data` when the address is not the registered one;
+ *   `stale_share_generation` when the generation has moved on (nothing is changed).
+ */
+export async function rotateShares(
+  db: Kysely<Database>,
+  key: Uint8Array,
+  rotation: ShareRotation,
+  now: Date,
+): Promise<number> {
+  const { userId, expectedGeneration } = rotation;
+  const encrypted = encryptAuthShare(key, rotation.authShare, userId);
+  return db.transaction().execute(async (trx) => {
+    const wallet = await trx
+      .selectFrom('wallets')
+      .select('address')
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+    if (wallet === undefined) throw new DialError('wallet_not_found');
+    if (wallet.address !== rotation.address) {
+      throw new DialError('invalid_data', { details: 'address is not the registered wallet' });
+    }
+    const updated = await trx
+      .updateTable('wallets')
+      .set({
+        auth_share_ciphertext: encrypted.ciphertext,
+        iv: encrypted.iv,
+        key_version: encrypted.keyVersion,
+        share_generation: expectedGeneration + 1,
+      })
+      .where('user_id', '=', userId)
+      .where('share_generation', '=', expectedGeneration)
+      .returning('share_generation')
+      .executeTakeFirst();
+    if (updated === undefined) throw new DialError('stale_share_generation');
+    const generation = Number(updated.share_generation);
+
+    await trx.deleteFrom('recovery_shares').where('user_id', '=', userId).execute();
+    if (rotation.recovery !== undefined) {
+      await trx
+        .insertInto('recovery_shares')
+        .values({
+          user_id: userId,
+          generation,
+          method: rotation.recovery.method,
+          ciphertext: rotation.recovery.ciphertext,
+          kdf: JSON.stringify(rotation.recovery.kdf),
+          created_at: now.toISOString(),
+        })
+        .execute();
+    }
+    return generation;
+  });
+}
+
+/** The stored recovery share, for its owner's browser to decrypt. */
+export interface StoredRecoveryShare {
+  generation: number;
+  method: RecoveryMethod;
+  ciphertext: string;
+  kdf: RecoveryKdf;
+}
+
+/** The user's recovery share; `undefined` when recovery was never set up (or a rotation dropped it). */
+export async function loadRecoveryShare(
+  db: Kysely<Database>,
+  userId: string,
+): Promise<StoredRecoveryShare | undefined> {
+  const row = await db
+    .selectFrom('recovery_shares')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  if (row === undefined) return undefined;
+  return {
+    generation: Number(row.generation),
+    method: row.method,
+    ciphertext: row.ciphertext,
+    kdf: JSON.parse(row.kdf) as RecoveryKdf,
+  };
+}
+
+/**
+ * The wallet address of the Dial user who verified this phone number (E.164), if they have a wallet:
+ * `undefined` for an unknown number and for a user without a wallet alike.
+ */
+export async function findWalletByPhone(db: Kysely<Database>, e164: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('identities')
+    .innerJoin('wallets', 'wallets.user_id', 'identities.user_id')
+    .select('wallets.address')
+    .where('identities.kind', '=', 'phone')
+    .where('identities.value', '=', e164)
+    .executeTakeFirst();
+  return row?.address;
 }

@@ -1,5 +1,6 @@
 import type { Migration, MigrationProvider } from 'kysely/migration';
 import * as initial from './0001_initial.js';
+import * as recoveryAndRotation from './0002_recovery_and_rotation.js';
 
 /**
  * Every migration, by name, in the order they run. A static list rather than a folder read at run time, so
@@ -7,6 +8,7 @@ import * as initial from './0001_initial.js';
  */
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0001_initial': initial,
+  '0002_recovery_and_rotation': recoveryAndRotation,
 };
 
 /** Kysely's `MigrationProvider` over {@link MIGRATIONS}. */

@@ -1,0 +1,94 @@
+import { Type } from 'typebox';
+import type { AppContext } from '../appContext.js';
+import { errorResponses } from '../http/schemas.js';
+import type { TypedApp } from '../http/typedApp.js';
+import { consumeRateLimit } from '../rateLimit/consumeRateLimit.js';
+import { consumeCode } from './otpCodes.js';
+import {
+  markReauthenticated,
+  REAUTH_VALID_SECONDS,
+  reauthTargets,
+  sessionHashOf,
+} from './reauthentication.js';
+import { sendCode } from './sendCode.js';
+
+const UNAVAILABLE = 'Codes cannot be sent to your phone number or e-mail address on this server just now.';
+
+/**
+ * `POST /api/auth/reauth/start` sends a fresh one-time code to the signed-in user's own phone (or e-mail
+ * when they have no phone); `POST /api/auth/reauth/verify` checks it and opens sensitive actions (export)
+ * to this session for {@link REAUTH_VALID_SECONDS} seconds. Same codes, transports and limits as sign-in,
+ * but stored apart: a re-authentication code cannot sign in, and a sign-in code cannot re-authenticate.
+ */
+export function registerReauthRoutes(app: TypedApp, ctx: AppContext): void {
+  const policy = ctx.config.otp;
+
+  app.post(
+    '/api/auth/reauth/start',
+    {
+      preHandler: app.requireUser,
+      schema: {
+        tags: ['session'],
+        summary: "Sends a fresh one-time code to the signed-in user's own phone, or e-mail without one.",
+        security: [{ session: [] }],
+        response: {
+          200: Type.Object({
+            ok: Type.Literal(true),
+            channel: Type.Enum(['sms', 'email']),
+            resendAfterSeconds: Type.Integer(),
+            expiresInSeconds: Type.Integer(),
+          }),
+          ...errorResponses(400, 401, 403, 429, 502),
+        },
+      },
+    },
+    async (request) => {
+      const targets = reauthTargets(request.user!);
+      await sendCode(ctx, targets, request, UNAVAILABLE);
+      return {
+        ok: true as const,
+        channel: targets.to.channel,
+        resendAfterSeconds: policy.resendCooldownSeconds,
+        expiresInSeconds: policy.codeTtlSeconds,
+      };
+    },
+  );
+
+  app.post(
+    '/api/auth/reauth/verify',
+    {
+      preHandler: app.requireUser,
+      schema: {
+        tags: ['session'],
+        summary:
+          'Checks the re-authentication code; when it is right, opens export to this session for 5 minutes.',
+        security: [{ session: [] }],
+        body: Type.Object({
+          code: Type.String({ pattern: '^[0-9]{6}$', description: 'The 6-digit code.' }),
+        }),
+        response: {
+          200: Type.Object({ reauthenticatedUntil: Type.String({ format: 'date-time' }) }),
+          ...errorResponses(400, 401, 403, 429),
+        },
+      },
+    },
+    async (request) => {
+      const { storedAs } = reauthTargets(request.user!);
+      const now = ctx.now();
+      await consumeRateLimit(ctx.db, `otp-verify:ip:${request.ip}`, policy.verifiesPerIp, now);
+      await consumeRateLimit(
+        ctx.db,
+        `otp-verify:${storedAs.channel}:${storedAs.identifier}`,
+        policy.verifiesPerIdentifier,
+        now,
+      );
+      await consumeCode(ctx.db, storedAs, request.body.code, {
+        otpKey: ctx.keys.otp,
+        now,
+        maxAttempts: policy.maxAttempts,
+      });
+      const until = await markReauthenticated(ctx.db, sessionHashOf(request), now);
+      return { reauthenticatedUntil: until.toISOString() };
+    },
+  );
+}

@@ -1,0 +1,69 @@
+import { DialError } from '@dial/core';
+import type { FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/database.js';
+import type { CodeTarget } from './otpCodes.js';
+import { hashToken, SESSION_COOKIE } from './sessions.js';
+import type { User } from './users.js';
+
+/** How long a fresh one-time code unlocks sensitive actions (export) for the session that proved it. */
+export const REAUTH_VALID_SECONDS = 300;
+
+/**
+ * Where a user's re-authentication code goes: their phone by SMS when they have one, else their e-mail.
+ * `storedAs` keeps the code apart from sign-in codes to the same number or address.
+ */
+export function reauthTargets(user: User): { to: CodeTarget; storedAs: CodeTarget } {
+  const to: CodeTarget =
+    user.phone !== null
+      ? { channel: 'sms', identifier: user.phone }
+      : { channel: 'email', identifier: user.email ?? '' };
+  return { to, storedAs: { channel: to.channel, identifier: `reauth:${to.identifier}` } };
+}
+
+/** The stored hash of the request's session token (after `requireUser` has accepted it). */
+export function sessionHashOf(request: FastifyRequest): string {
+  return hashToken(request.cookies[SESSION_COOKIE] ?? '');
+}
+
+/**
+ * Marks the session as re-authenticated now.
+ *
+ * @returns until when sensitive actions are open to it.
+ */
+export async function markReauthenticated(
+  db: Kysely<Database>,
+  sessionHash: string,
+  now: Date,
+): Promise<Date> {
+  await db
+    .updateTable('sessions')
+    .set({ reauthenticated_at: now.toISOString() })
+    .where('token_hash', '=', sessionHash)
+    .execute();
+  return new Date(now.getTime() + REAUTH_VALID_SECONDS * 1000);
+}
+
+/**
+ * Refuses unless the session proved its owner with a fresh code within the last
+ * {@link REAUTH_VALID_SECONDS} seconds.
+ *
+ * @throws {DialError} `reauthentication_required`.
+ */
+export async function requireRecentReauth(
+  db: Kysely<Database>,
+  sessionHash: string,
+  now: Date,
+): Promise<void> {
+  const row = await db
+    .selectFrom('sessions')
+    .select('reauthenticated_at')
+    .where('token_hash', '=', sessionHash)
+    .executeTakeFirst();
+  const at = row?.reauthenticated_at == null ? Number.NaN : Date.parse(row.reauthenticated_at);
+  const age = now.getTime() - at;
+  // NaN (never) fails both comparisons; a time in the future (a server whose clock runs ahead) is refused.
+  if (!(age >= 0 && age < REAUTH_VALID_SECONDS * 1000)) {
+    throw new DialError('reauthentication_required', { details: 'no recent re-authentication' });
+  }
+}

@@ -1,0 +1,24 @@
+import type { WindowLimit } from '../auth/otpPolicy.js';
+
+/**
+ * Rate limits of the wallet routes, per hour (no longer than the longest sign-in window, which is what
+ * `sweepExpiredRows` keeps rate-limit rows for).
+ *
+ * Recovery: the recovery share is encrypted in the browser under a key stretched from the user's password
+ * by a strong KDF (its parameters are stored with it), which is what protects it against offline guessing
+ * by whoever obtains the ciphertext. The server limit is against online guessing on a stolen session: each
+ * `GET /api/wallet/recovery` hands out the ciphertext, and each wrong password the browser reports
+ * (`POST /api/wallet/recovery/failed`) counts against the same per-user budget.
+ *
+ * Look-up: a phone number tells whether that person has a Dial wallet, so look-ups are limited per user
+ * and per client address against enumeration.
+ */
+export const WALLET_LIMITS: Readonly<{
+  recoveryPerUser: WindowLimit;
+  lookupsPerUser: WindowLimit;
+  lookupsPerIp: WindowLimit;
+}> = Object.freeze({
+  recoveryPerUser: { max: 10, windowSeconds: 3600 },
+  lookupsPerUser: { max: 30, windowSeconds: 3600 },
+  lookupsPerIp: { max: 60, windowSeconds: 3600 },
+});

@@ -1,0 +1,195 @@
+import { randomBytes } from 'node:crypto';
+import { ERROR_CATALOGUE, encodeShare, SHARE_LENGTH } from '@dial/core';
+import type { LightMyRequestResponse } from 'fastify';
+import { describe, expect, it } from 'vitest';
+import { REAUTH_VALID_SECONDS } from '../src/auth/reauthentication.js';
+import { DIALECTS, useTestDatabase } from './databases.js';
+import { createTestApp, PHONE, type TestApp } from './testApp.js';
+
+const ADDRESS = '0x8ba1f109551bD432803012645Ac136ddd64DBA72';
+const EMAIL = 'ada@example.com';
+
+function expectError(response: LightMyRequestResponse, status: number, code: keyof typeof ERROR_CATALOGUE) {
+  expect(response.statusCode).toBe(status);
+  expect(response.json()).toEqual({ error: { code, message: ERROR_CATALOGUE[code].message } });
+}
+
+async function userWithWallet(t: TestApp, channel: 'sms' | 'email' = 'sms', to = PHONE) {
+  const { token } = await t.signIn(channel, to);
+  const share = encodeShare(new Uint8Array(randomBytes(SHARE_LENGTH)));
+  expect((await t.post('/api/wallet', { address: ADDRESS, authShare: share }, { token })).statusCode).toBe(
+    201,
+  );
+  return { token, share };
+}
+
+/** Asks for a re-authentication code and returns it (the latest message to `to`). */
+async function startReauth(t: TestApp, token: string, to = PHONE): Promise<string> {
+  const sentBefore = t.transport.sent.length;
+  const started = await t.post('/api/auth/reauth/start', {}, { token });
+  expect(started.statusCode).toBe(200);
+  expect(t.transport.sent).toHaveLength(sentBefore + 1);
+  return t.transport.lastCode(to);
+}
+
+describe.each(DIALECTS)('re-authentication and export on %s', (dialect) => {
+  const db = useTestDatabase(dialect);
+
+  it('refuses export with 403 reauthentication_required before re-authentication', async () => {
+    const t = await createTestApp(db());
+    const { token } = await userWithWallet(t);
+    expectError(await t.get('/api/wallet/export', { token }), 403, 'reauthentication_required');
+  });
+
+  it('sends a code to the user’s phone, and after verify opens export for exactly 5 minutes', async () => {
+    const t = await createTestApp(db());
+    const { token, share } = await userWithWallet(t);
+    t.clock.advance(60_000);
+    const started = await t.post('/api/auth/reauth/start', {}, { token });
+    expect(started.statusCode).toBe(200);
+    expect(started.json()).toEqual({
+      ok: true,
+      channel: 'sms',
+      resendAfterSeconds: 30,
+      expiresInSeconds: 600,
+    });
+    const message = t.transport.sent.at(-1);
+    expect(message).toMatchObject({ channel: 'sms', to: PHONE });
+    const verified = await t.post('/api/auth/reauth/verify', { code: message?.code }, { token });
+    expect(verified.statusCode).toBe(200);
+    const until = new Date(t.clock.now().getTime() + REAUTH_VALID_SECONDS * 1000).toISOString();
+    expect(verified.json()).toEqual({ reauthenticatedUntil: until });
+
+    const exported = await t.get('/api/wallet/export', { token });
+    expect(exported.statusCode).toBe(200);
+    expect(exported.json()).toEqual({ address: ADDRESS, authShare: share, generation: 1 });
+    t.clock.advance(REAUTH_VALID_SECONDS * 1000 - 1);
+    expect((await t.get('/api/wallet/export', { token })).statusCode).toBe(200);
+    t.clock.advance(1);
+    expectError(await t.get('/api/wallet/export', { token }), 403, 'reauthentication_required');
+  });
+
+  it('sends the code by e-mail to a user without a phone', async () => {
+    const t = await createTestApp(db());
+    const { token } = await userWithWallet(t, 'email', EMAIL);
+    t.clock.advance(60_000);
+    const started = await t.post('/api/auth/reauth/start', {}, { token });
+    expect(started.json()).toMatchObject({ ok: true, channel: 'email' });
+    const code = t.transport.lastCode(EMAIL);
+    expect((await t.post('/api/auth/reauth/verify', { code }, { token })).statusCode).toBe(200);
+    expect((await t.get('/api/wallet/export', { token })).statusCode).toBe(200);
+  });
+
+  it('answers a wrong code with 400 invalid_code and keeps export closed', async () => {
+    const t = await createTestApp(db());
+    const { token } = await userWithWallet(t);
+    t.clock.advance(60_000);
+    const code = await startReauth(t, token);
+    const wrong = code === '000000' ? '000001' : '000000';
+    expectError(await t.post('/api/auth/reauth/verify', { code: wrong }, { token }), 400, 'invalid_code');
+    expectError(await t.get('/api/wallet/export', { token }), 403, 'reauthentication_required');
+    expect((await t.post('/api/auth/reauth/verify', { code }, { token })).statusCode).toBe(200);
+  });
+
+  it('answers verify without a code sent with 400 code_expired, and a used code the same', async () => {
+    const t = await createTestApp(db());
+    const { token } = await userWithWallet(t);
+    expectError(await t.post('/api/auth/reauth/verify', { code: '123456' }, { token }), 400, 'code_expired');
+    t.clock.advance(60_000);
+    const code = await startReauth(t, token);
+    expect((await t.post('/api/auth/reauth/verify', { code }, { token })).statusCode).toBe(200);
+    expectError(await t.post('/api/auth/reauth/verify', { code }, { token }), 400, 'code_expired');
+  });
+
+  it('keeps re-authentication codes and sign-in codes apart', async () => {
+    const t = await createTestApp(db());
+    const { token } = await userWithWallet(t);
+    t.clock.advance(60_000);
+    const reauthCode = await startReauth(t, token);
+    // A re-authentication code does not sign in…
+    const signIn = await t.post('/api/auth/otp/verify', { channel: 'sms', to: PHONE, code: reauthCode });
+    expectError(signIn, 400, 'code_expired');
+    // …and a sign-in code does not re-authenticate.
+    const signInCode = await t.requestCode('sms', PHONE);
+    if (signInCode !== reauthCode) {
+      expectError(
+        await t.post('/api/auth/reauth/verify', { code: signInCode }, { token }),
+        400,
+        'invalid_code',
+      );
+    }
+    expectError(await t.get('/api/wallet/export', { token }), 403, 'reauthentication_required');
+  });
+
+  it('re-authenticates only the session that verified the code', async () => {
+    const t = await createTestApp(db());
+    const first = await userWithWallet(t);
+    t.clock.advance(60_000);
+    const second = await t.signIn('sms', PHONE);
+    t.clock.advance(60_000);
+    const code = await startReauth(t, first.token);
+    expect((await t.post('/api/auth/reauth/verify', { code }, { token: first.token })).statusCode).toBe(200);
+    expect((await t.get('/api/wallet/export', { token: first.token })).statusCode).toBe(200);
+    expectError(await t.get('/api/wallet/export', { token: second.token }), 403, 'reauthentication_required');
+  });
+
+  it('answers export with 404 wallet_not_found to a re-authenticated user without a wallet', async () => {
+    const t = await createTestApp(db());
+    const { token } = await t.signIn('sms', PHONE);
+    t.clock.advance(60_000);
+    const code = await startReauth(t, token);
+    expect((await t.post('/api/auth/reauth/verify', { code }, { token })).statusCode).toBe(200);
+    expectError(await t.get('/api/wallet/export', { token }), 404, 'wallet_not_found');
+  });
+
+  it('gives export the rotated auth share and generation', async () => {
+    const t = await createTestApp(db());
+    const { token } = await userWithWallet(t);
+    const rotatedShare = encodeShare(new Uint8Array(randomBytes(SHARE_LENGTH)));
+    const rotated = await t.app.inject({
+      method: 'PUT',
+      url: '/api/wallet/shares',
+      headers: { origin: 'http://localhost:8080', cookie: `dial_session=${token}` },
+      payload: { expectedGeneration: 1, address: ADDRESS, authShare: rotatedShare },
+    });
+    expect(rotated.statusCode).toBe(200);
+    t.clock.advance(60_000);
+    const code = await startReauth(t, token);
+    await t.post('/api/auth/reauth/verify', { code }, { token });
+    expect((await t.get('/api/wallet/export', { token })).json()).toEqual({
+      address: ADDRESS,
+      authShare: rotatedShare,
+      generation: 2,
+    });
+  });
+
+  it('holds re-authentication codes to the sign-in cooldown (429 with Retry-After)', async () => {
+    const t = await createTestApp(db());
+    const { token } = await userWithWallet(t);
+    t.clock.advance(60_000);
+    await startReauth(t, token);
+    t.clock.advance(10_000);
+    const again = await t.post('/api/auth/reauth/start', {}, { token });
+    expectError(again, 429, 'too_many_requests');
+    expect(again.headers['retry-after']).toBe('20');
+  });
+
+  it('answers 401 to start, verify and export when signed out', async () => {
+    const t = await createTestApp(db());
+    expectError(await t.post('/api/auth/reauth/start', {}), 401, 'unauthorized');
+    expectError(await t.post('/api/auth/reauth/verify', { code: '123456' }), 401, 'unauthorized');
+    expectError(await t.get('/api/wallet/export'), 401, 'unauthorized');
+    expect(t.transport.sent).toHaveLength(0);
+  });
+
+  it.each([
+    ['a 5-digit code', { code: '12345' }],
+    ['a code with letters', { code: '12345a' }],
+    ['a numeric code', { code: 123456 }],
+    ['no code', {}],
+  ])('refuses %s with 400 invalid_data', async (_name, body) => {
+    const t = await createTestApp(db());
+    const { token } = await userWithWallet(t);
+    expectError(await t.post('/api/auth/reauth/verify', body, { token }), 400, 'invalid_data');
+  });
+});

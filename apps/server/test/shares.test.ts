@@ -1,0 +1,376 @@
+import { randomBytes } from 'node:crypto';
+import { ERROR_CATALOGUE, encodeShare, SHARE_LENGTH } from '@dial/core';
+import type { LightMyRequestResponse } from 'fastify';
+import { describe, expect, it } from 'vitest';
+import { SESSION_COOKIE } from '../src/auth/sessions.js';
+import { WALLET_LIMITS } from '../src/wallet/walletLimits.js';
+import { DIALECTS, useTestDatabase } from './databases.js';
+import { createTestApp, ORIGIN, PHONE, type TestApp } from './testApp.js';
+
+const ADDRESS = '0x8ba1f109551bD432803012645Ac136ddd64DBA72';
+const OTHER_ADDRESS = '0x0000000000000000000000000000000000000001';
+
+function randomShare(): string {
+  return encodeShare(new Uint8Array(randomBytes(SHARE_LENGTH)));
+}
+
+function passwordRecovery() {
+  return {
+    method: 'password' as const,
+    ciphertext: randomBytes(61).toString('base64'),
+    kdf: { name: 'scrypt', N: 131_072, r: 8, p: 1, salt: randomBytes(16).toString('base64') },
+  };
+}
+
+function putShares(t: TestApp, token: string | undefined, body: unknown): Promise<LightMyRequestResponse> {
+  return t.app.inject({
+    method: 'PUT',
+    url: '/api/wallet/shares',
+    headers: { origin: ORIGIN, ...(token === undefined ? {} : { cookie: `${SESSION_COOKIE}=${token}` }) },
+    payload: body as object,
+  });
+}
+
+/** Signs in by SMS and registers a wallet; returns the session token and the registered auth share. */
+async function userWithWallet(t: TestApp, phone = PHONE): Promise<{ token: string; share: string }> {
+  const { token } = await t.signIn('sms', phone);
+  const share = randomShare();
+  const created = await t.post('/api/wallet', { address: ADDRESS, authShare: share }, { token });
+  expect(created.statusCode).toBe(201);
+  return { token, share };
+}
+
+function expectError(response: LightMyRequestResponse, status: number, code: keyof typeof ERROR_CATALOGUE) {
+  expect(response.statusCode).toBe(status);
+  expect(response.json()).toEqual({ error: { code, message: ERROR_CATALOGUE[code].message } });
+}
+
+describe.each(DIALECTS)('share rotation on %s', (dialect) => {
+  const db = useTestDatabase(dialect);
+
+  it('replaces the auth share, increments the generation and stores the recovery share with it', async () => {
+    const t = await createTestApp(db());
+    const { token, share: oldShare } = await userWithWallet(t);
+    const newShare = randomShare();
+    const recovery = passwordRecovery();
+    const rotated = await putShares(t, token, {
+      expectedGeneration: 1,
+      address: ADDRESS,
+      authShare: newShare,
+      recovery,
+    });
+    expect(rotated.statusCode).toBe(200);
+    expect(rotated.json()).toEqual({ address: ADDRESS, generation: 2 });
+
+    const wallet = await t.get('/api/wallet', { token });
+    expect(wallet.json()).toEqual({
+      address: ADDRESS,
+      authShare: newShare,
+      generation: 2,
+      recovery: { method: 'password', createdAt: t.clock.now().toISOString() },
+    });
+    expect(wallet.json().authShare).not.toBe(oldShare);
+    const fetched = await t.get('/api/wallet/recovery', { token });
+    expect(fetched.statusCode).toBe(200);
+    expect(fetched.json()).toEqual({ generation: 2, ...recovery });
+    const row = await db().selectFrom('recovery_shares').selectAll().executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ generation: 2, method: 'password', ciphertext: recovery.ciphertext });
+    expect(JSON.parse(row.kdf)).toEqual(recovery.kdf);
+  });
+
+  it('accepts a lower-case address for the registered wallet', async () => {
+    const t = await createTestApp(db());
+    const { token } = await userWithWallet(t);
+    const rotated = await putShares(t, token, {
+      expectedGeneration: 1,
+      address: ADDRESS.toLowerCase(),
+      authShare: randomShare(),
+    });
+    expect(rotated.json()).toEqual({ address: ADDRESS, generation: 2 });
+  });
+
+  it('refuses a stale expectedGeneration with 409 and changes nothing', async () => {
+    const t = await createTestApp(db());
+    const { token, share } = await userWithWallet(t);
+    const before = await db().selectFrom('wallets').selectAll().executeTakeFirstOrThrow();
+    for (const expectedGeneration of [2, 7]) {
+      const response = await putShares(t, token, {
+        expectedGeneration,
+        address: ADDRESS,
+        authShare: randomShare(),
+        recovery: passwordRecovery(),
+      });
+      expectError(response, 409, 'stale_share_generation');
+    }
+    expect(await db().selectFrom('wallets').selectAll().executeTakeFirstOrThrow()).toEqual(before);
+    expect(await db().selectFrom('recovery_shares').selectAll().execute()).toEqual([]);
+    expect((await t.get('/api/wallet', { token })).json()).toEqual({
+      address: ADDRESS,
+      authShare: share,
+      generation: 1,
+      recovery: null,
+    });
+  });
+
+  it('refuses a generation that an earlier rotation used up', async () => {
+    const t = await createTestApp(db());
+    const { token } = await userWithWallet(t);
+    const winner = randomShare();
+    await putShares(t, token, { expectedGeneration: 1, address: ADDRESS, authShare: winner });
+    const again = await putShares(t, token, {
+      expectedGeneration: 1,
+      address: ADDRESS,
+      authShare: randomShare(),
+    });
+    expectError(again, 409, 'stale_share_generation');
+    expect((await t.get('/api/wallet', { token })).json()).toMatchObject({
+      authShare: winner,
+      generation: 2,
+    });
+  });
+
+  it('lets exactly one of two concurrent rotations from the same generation win', async () => {
+    const t = await createTestApp(db());
+    const { token } = await userWithWallet(t);
+    const shares = [randomShare(), randomShare()];
+    const answers = await Promise.all(
+      shares.map((authShare) =>
+        putShares(t, token, {
+          expectedGeneration: 1,
+          address: ADDRESS,
+          authShare,
+          recovery: passwordRecovery(),
+        }),
+      ),
+    );
+    expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 409]);
+    const winner = answers.findIndex((answer) => answer.statusCode === 200);
+    expect(answers[winner]?.json()).toEqual({ address: ADDRESS, generation: 2 });
+    expectError(answers[1 - winner]!, 409, 'stale_share_generation');
+    const wallet = (await t.get('/api/wallet', { token })).json();
+    expect(wallet.authShare).toBe(shares[winner]);
+    expect(wallet.generation).toBe(2);
+    expect(await db().selectFrom('recovery_shares').select('generation').execute()).toEqual([
+      { generation: 2 },
+    ]);
+  });
+
+  it('refuses another address with 400 invalid_data and changes nothing', async () => {
+    const t = await createTestApp(db());
+    const { token, share } = await userWithWallet(t);
+    const response = await putShares(t, token, {
+      expectedGeneration: 1,
+      address: OTHER_ADDRESS,
+      authShare: randomShare(),
+    });
+    expectError(response, 400, 'invalid_data');
+    expect((await t.get('/api/wallet', { token })).json()).toMatchObject({ authShare: share, generation: 1 });
+  });
+
+  it('deletes the old recovery share when a rotation brings none (it no longer combines)', async () => {
+    const t = await createTestApp(db());
+    const { token } = await userWithWallet(t);
+    await putShares(t, token, {
+      expectedGeneration: 1,
+      address: ADDRESS,
+      authShare: randomShare(),
+      recovery: passwordRecovery(),
+    });
+    const rotated = await putShares(t, token, {
+      expectedGeneration: 2,
+      address: ADDRESS,
+      authShare: randomShare(),
+    });
+    expect(rotated.json()).toEqual({ address: ADDRESS, generation: 3 });
+    expect((await t.get('/api/wallet', { token })).json()).toMatchObject({ generation: 3, recovery: null });
+    expectError(await t.get('/api/wallet/recovery', { token }), 404, 'recovery_not_set_up');
+    expect(await db().selectFrom('recovery_shares').selectAll().execute()).toEqual([]);
+  });
+
+  it('replaces the recovery share with the new one at every rotation', async () => {
+    const t = await createTestApp(db());
+    const { token } = await userWithWallet(t);
+    await putShares(t, token, {
+      expectedGeneration: 1,
+      address: ADDRESS,
+      authShare: randomShare(),
+      recovery: passwordRecovery(),
+    });
+    t.clock.advance(60_000);
+    const passkey = {
+      method: 'passkey' as const,
+      ciphertext: randomBytes(61).toString('base64'),
+      kdf: { name: 'webauthn-prf', credentialId: 'AbC-_12', salt: randomBytes(32).toString('base64') },
+    };
+    await putShares(t, token, {
+      expectedGeneration: 2,
+      address: ADDRESS,
+      authShare: randomShare(),
+      recovery: passkey,
+    });
+    expect((await t.get('/api/wallet/recovery', { token })).json()).toEqual({ generation: 3, ...passkey });
+    expect((await t.get('/api/wallet', { token })).json().recovery).toEqual({
+      method: 'passkey',
+      createdAt: t.clock.now().toISOString(),
+    });
+  });
+
+  it('answers 404 wallet_not_found without a wallet, and 401 when signed out', async () => {
+    const t = await createTestApp(db());
+    const { token } = await t.signIn('sms', PHONE);
+    const body = { expectedGeneration: 1, address: ADDRESS, authShare: randomShare() };
+    expectError(await putShares(t, token, body), 404, 'wallet_not_found');
+    expectError(await putShares(t, undefined, body), 401, 'unauthorized');
+  });
+
+  it('refuses a cross-site rotation with 403 forbidden_origin', async () => {
+    const t = await createTestApp(db());
+    const { token } = await userWithWallet(t);
+    const response = await t.app.inject({
+      method: 'PUT',
+      url: '/api/wallet/shares',
+      headers: { origin: 'https://evil.example', cookie: `${SESSION_COOKIE}=${token}` },
+      payload: { expectedGeneration: 1, address: ADDRESS, authShare: randomShare() },
+    });
+    expectError(response, 403, 'forbidden_origin');
+  });
+
+  const scrypt = passwordRecovery().kdf;
+  it.each([
+    ['expectedGeneration 0', { expectedGeneration: 0 }],
+    ['expectedGeneration as a string', { expectedGeneration: '1' }],
+    ['a fractional expectedGeneration', { expectedGeneration: 1.5 }],
+    ['a missing expectedGeneration', { expectedGeneration: undefined }],
+    ['a share of 32 bytes', { authShare: encodeShare(new Uint8Array(32)) }],
+    ['a share that is not base64', { authShare: 'not base64!' }],
+    ['an address with a wrong checksum', { address: ADDRESS.replace('8ba1f', '8BA1f') }],
+    ['an unknown property', { extra: true }],
+    ['an unknown recovery method', { recovery: { ...passwordRecovery(), method: 'sms' } }],
+    [
+      'a recovery ciphertext that is not base64',
+      { recovery: { ...passwordRecovery(), ciphertext: 'a b c' } },
+    ],
+    ['a recovery without kdf', { recovery: { method: 'password', ciphertext: 'AAAA' } }],
+    ['an unknown KDF', { recovery: { ...passwordRecovery(), kdf: { name: 'md5', salt: scrypt.salt } } }],
+    ['a weak scrypt N', { recovery: { ...passwordRecovery(), kdf: { ...scrypt, N: 1024 } } }],
+    [
+      'an scrypt N that is not a power of two',
+      { recovery: { ...passwordRecovery(), kdf: { ...scrypt, N: 100_000 } } },
+    ],
+    ['a short salt', { recovery: { ...passwordRecovery(), kdf: { ...scrypt, salt: 'AAAA' } } }],
+    ['an extra KDF property', { recovery: { ...passwordRecovery(), kdf: { ...scrypt, pepper: 'x' } } }],
+    [
+      'too few pbkdf2 iterations',
+      {
+        recovery: {
+          ...passwordRecovery(),
+          kdf: { name: 'pbkdf2', hash: 'SHA-256', iterations: 1000, salt: scrypt.salt },
+        },
+      },
+    ],
+    ['a recovery that is a string', { recovery: 'secret' }],
+  ])('refuses %s with 400 invalid_data and changes nothing', async (_name, change) => {
+    const t = await createTestApp(db());
+    const { token, share } = await userWithWallet(t);
+    const response = await putShares(t, token, {
+      expectedGeneration: 1,
+      address: ADDRESS,
+      authShare: randomShare(),
+      ...change,
+    });
+    expectError(response, 400, 'invalid_data');
+    expect((await t.get('/api/wallet', { token })).json()).toEqual({
+      address: ADDRESS,
+      authShare: share,
+      generation: 1,
+      recovery: null,
+    });
+  });
+});
+
+describe.each(DIALECTS)('the recovery share on %s', (dialect) => {
+  const db = useTestDatabase(dialect);
+
+  async function userWithRecovery(t: TestApp, phone = PHONE) {
+    const { token } = await userWithWallet(t, phone);
+    const recovery = passwordRecovery();
+    const rotated = await putShares(t, token, {
+      expectedGeneration: 1,
+      address: ADDRESS,
+      authShare: randomShare(),
+      recovery,
+    });
+    expect(rotated.statusCode).toBe(200);
+    return { token, recovery };
+  }
+
+  it('answers 404 recovery_not_set_up when recovery was never set up', async () => {
+    const t = await createTestApp(db());
+    const { token } = await userWithWallet(t);
+    expectError(await t.get('/api/wallet/recovery', { token }), 404, 'recovery_not_set_up');
+  });
+
+  it("gives another user their own 404, never the owner's recovery share", async () => {
+    const t = await createTestApp(db());
+    const owner = await userWithRecovery(t);
+    const other = await t.signIn('email', 'eve@example.com');
+    const response = await t.get('/api/wallet/recovery', { token: other.token });
+    expectError(response, 404, 'recovery_not_set_up');
+    expect(response.body).not.toContain(owner.recovery.ciphertext);
+  });
+
+  it('answers 401 to the fetch and the failure report when signed out', async () => {
+    const t = await createTestApp(db());
+    await userWithRecovery(t);
+    expectError(await t.get('/api/wallet/recovery'), 401, 'unauthorized');
+    expectError(await t.post('/api/wallet/recovery/failed', {}), 401, 'unauthorized');
+  });
+
+  it('refuses the fetch after the limit with 429 and Retry-After, and allows it in the next window', async () => {
+    const t = await createTestApp(db());
+    const { token, recovery } = await userWithRecovery(t);
+    const { max } = WALLET_LIMITS.recoveryPerUser;
+    for (let i = 0; i < max; i++) {
+      expect((await t.get('/api/wallet/recovery', { token })).statusCode).toBe(200);
+    }
+    t.clock.advance(600_000);
+    const refused = await t.get('/api/wallet/recovery', { token });
+    expectError(refused, 429, 'too_many_requests');
+    // The clock started on the hour and moved 10 minutes: the hourly window ends in 50.
+    expect(refused.headers['retry-after']).toBe('3000');
+    t.clock.advance(3_000_000);
+    const next = await t.get('/api/wallet/recovery', { token });
+    expect(next.statusCode).toBe(200);
+    expect(next.json()).toEqual({ generation: 2, ...recovery });
+  });
+
+  it('counts reported wrong passwords against the same limit', async () => {
+    const t = await createTestApp(db());
+    const { token } = await userWithRecovery(t);
+    const { max } = WALLET_LIMITS.recoveryPerUser;
+    expect((await t.get('/api/wallet/recovery', { token })).statusCode).toBe(200);
+    for (let i = 1; i < max; i++) {
+      const reported = await t.post('/api/wallet/recovery/failed', {}, { token });
+      expect(reported.statusCode).toBe(204);
+      expect(reported.body).toBe('');
+    }
+    const refused = await t.get('/api/wallet/recovery', { token });
+    expectError(refused, 429, 'too_many_requests');
+    expect(refused.headers['retry-after']).toBe('3600');
+    expectError(await t.post('/api/wallet/recovery/failed', undefined, { token }), 429, 'too_many_requests');
+  });
+
+  it('keeps a separate limit per user', async () => {
+    const t = await createTestApp(db());
+    const first = await userWithRecovery(t);
+    const second = await userWithRecovery(t, '+447400123457');
+    for (let i = 0; i <= WALLET_LIMITS.recoveryPerUser.max; i++) {
+      await t.post('/api/wallet/recovery/failed', {}, { token: first.token });
+    }
+    expect((await t.get('/api/wallet/recovery', { token: first.token })).statusCode).toBe(429);
+    expect((await t.get('/api/wallet/recovery', { token: second.token })).json()).toEqual({
+      generation: 2,
+      ...second.recovery,
+    });
+  });
+});
