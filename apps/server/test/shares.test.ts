@@ -223,6 +223,40 @@ describe.each(DIALECTS)('share rotation on %s', (dialect) => {
     expectError(await putShares(t, undefined, body), 401, 'unauthorized');
   });
 
+  it('needs a fresh code: refused 10 minutes after sign-in, allowed for 5 minutes after re-authentication', async () => {
+    const t = await createTestApp(db());
+    const { token, share } = await userWithWallet(t);
+    t.clock.advance(10 * 60_000);
+
+    const stale = await putShares(t, token, {
+      expectedGeneration: 1,
+      address: ADDRESS,
+      authShare: randomShare(),
+    });
+    expectError(stale, 403, 'reauthentication_required');
+    const unchanged = await t.get('/api/wallet', { token });
+    expect(unchanged.json()).toMatchObject({ authShare: share, generation: 1 });
+
+    expect((await t.post('/api/auth/reauth/start', {}, { token })).statusCode).toBe(200);
+    const code = t.transport.lastCode(PHONE);
+    expect((await t.post('/api/auth/reauth/verify', { code }, { token })).statusCode).toBe(200);
+    const fresh = await putShares(t, token, {
+      expectedGeneration: 1,
+      address: ADDRESS,
+      authShare: randomShare(),
+    });
+    expect(fresh.statusCode).toBe(200);
+    expect(fresh.json()).toEqual({ address: ADDRESS, generation: 2 });
+
+    t.clock.advance(5 * 60_000);
+    const expired = await putShares(t, token, {
+      expectedGeneration: 2,
+      address: ADDRESS,
+      authShare: randomShare(),
+    });
+    expectError(expired, 403, 'reauthentication_required');
+  });
+
   it('refuses a cross-site rotation with 403 forbidden_origin', async () => {
     const t = await createTestApp(db());
     const { token } = await userWithWallet(t);

@@ -10,6 +10,13 @@ import type { User } from './users.js';
 export const REAUTH_VALID_SECONDS = 300;
 
 /**
+ * How long after signing in a session counts as having just proved its owner with a code, for replacing
+ * the wallet's key shares: recovery on a new device comes right after sign-in and should not need a second
+ * code, while an older (possibly stolen) session must prove itself again.
+ */
+export const SIGN_IN_FRESH_SECONDS = 600;
+
+/**
  * Where a user's re-authentication code goes: their phone by SMS when they have one, else their e-mail.
  * `storedAs` keeps the code apart from sign-in codes to the same number or address.
  */
@@ -55,15 +62,40 @@ export async function requireRecentReauth(
   sessionHash: string,
   now: Date,
 ): Promise<void> {
-  const row = await db
-    .selectFrom('sessions')
-    .select('reauthenticated_at')
-    .where('token_hash', '=', sessionHash)
-    .executeTakeFirst();
-  const at = row?.reauthenticated_at == null ? Number.NaN : Date.parse(row.reauthenticated_at);
-  const age = now.getTime() - at;
-  // NaN (never) fails both comparisons; a time in the future (a server whose clock runs ahead) is refused.
-  if (!(age >= 0 && age < REAUTH_VALID_SECONDS * 1000)) {
+  const row = await sessionProofTimes(db, sessionHash);
+  if (!isWithin(row?.reauthenticated_at, now, REAUTH_VALID_SECONDS)) {
     throw new DialError('reauthentication_required', { details: 'no recent re-authentication' });
   }
+}
+
+/**
+ * Refuses unless the session signed in within {@link SIGN_IN_FRESH_SECONDS} seconds or re-authenticated
+ * within {@link REAUTH_VALID_SECONDS}: both prove the owner with a fresh one-time code. Guards replacing the
+ * wallet's key shares, which a stolen session could otherwise use to lock the owner out.
+ *
+ * @throws {DialError} `reauthentication_required`.
+ */
+export async function requireFreshCode(db: Kysely<Database>, sessionHash: string, now: Date): Promise<void> {
+  const row = await sessionProofTimes(db, sessionHash);
+  if (
+    !isWithin(row?.created_at, now, SIGN_IN_FRESH_SECONDS) &&
+    !isWithin(row?.reauthenticated_at, now, REAUTH_VALID_SECONDS)
+  ) {
+    throw new DialError('reauthentication_required', { details: 'no fresh sign-in or re-authentication' });
+  }
+}
+
+function sessionProofTimes(db: Kysely<Database>, sessionHash: string) {
+  return db
+    .selectFrom('sessions')
+    .select(['created_at', 'reauthenticated_at'])
+    .where('token_hash', '=', sessionHash)
+    .executeTakeFirst();
+}
+
+/** Whether an ISO time lies within the last `seconds` before `now`. */
+function isWithin(iso: string | null | undefined, now: Date, seconds: number): boolean {
+  const age = now.getTime() - (iso == null ? Number.NaN : Date.parse(iso));
+  // NaN (never) fails both comparisons; a time in the future (a server whose clock runs ahead) is refused.
+  return age >= 0 && age < seconds * 1000;
 }

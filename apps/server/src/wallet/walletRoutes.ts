@@ -2,7 +2,7 @@ import { DialError, decodeShare, encodeShare, SHARE_LENGTH } from '@dial/core';
 import { Type } from 'typebox';
 import { getAddress, isAddress } from 'viem';
 import type { AppContext } from '../appContext.js';
-import { requireRecentReauth, sessionHashOf } from '../auth/reauthentication.js';
+import { requireFreshCode, requireRecentReauth, sessionHashOf } from '../auth/reauthentication.js';
 import { errorResponses } from '../http/schemas.js';
 import type { TypedApp } from '../http/typedApp.js';
 import { consumeRateLimit } from '../rateLimit/consumeRateLimit.js';
@@ -150,7 +150,9 @@ function registerShareRoutes(app: TypedApp, ctx: AppContext): void {
           'One transaction: the auth share is replaced and the generation incremented only when it still ' +
           'equals `expectedGeneration` (else 409 `stale_share_generation`, nothing changed). The recovery ' +
           'share is replaced by the given one; when none is given the old one is deleted, since a share of ' +
-          'the previous split no longer combines with the new auth share.',
+          'the previous split no longer combines with the new auth share. Needs a fresh one-time code: a ' +
+          'sign-in within the last 10 minutes or a re-authentication within the last 5 (else 403 ' +
+          '`reauthentication_required`), so a stolen older session cannot lock the owner out.',
         security: [{ session: [] }],
         body: Type.Object(
           {
@@ -172,6 +174,7 @@ function registerShareRoutes(app: TypedApp, ctx: AppContext): void {
       const address = readAddress(body.address);
       const authShare = readAuthShare(body.authShare);
       if (body.recovery !== undefined) checkKdf(body.recovery.kdf);
+      await requireFreshCode(ctx.db, sessionHashOf(request), ctx.now());
       const generation = await rotateShares(
         ctx.db,
         ctx.keys.authShare,
