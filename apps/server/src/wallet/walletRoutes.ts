@@ -69,6 +69,13 @@ function checkKdf(kdf: { name: string; N?: number }): void {
 }
 
 /** `POST /api/wallet` registers the signed-in user's wallet; `GET /api/wallet` gives it back to them only. */
+/** The user's wallet with its decrypted auth share, or `wallet_not_found`. */
+async function loadOwnWallet(ctx: AppContext, userId: string) {
+  const wallet = await loadWalletSummary(ctx.db, ctx.keys.authShare, userId);
+  if (wallet === undefined) throw new DialError('wallet_not_found');
+  return wallet;
+}
+
 export function registerWalletRoutes(app: TypedApp, ctx: AppContext): void {
   app.post(
     '/api/wallet',
@@ -113,8 +120,7 @@ export function registerWalletRoutes(app: TypedApp, ctx: AppContext): void {
       },
     },
     async (request) => {
-      const wallet = await loadWalletSummary(ctx.db, ctx.keys.authShare, request.user!.id);
-      if (wallet === undefined) throw new DialError('wallet_not_found');
+      const wallet = await loadOwnWallet(ctx, request.user!.id);
       return {
         address: wallet.address,
         authShare: encodeShare(wallet.authShare),
@@ -267,8 +273,7 @@ function registerShareRoutes(app: TypedApp, ctx: AppContext): void {
     },
     async (request) => {
       await requireRecentReauth(ctx.db, sessionHashOf(request), ctx.now());
-      const wallet = await loadWalletSummary(ctx.db, ctx.keys.authShare, request.user!.id);
-      if (wallet === undefined) throw new DialError('wallet_not_found');
+      const wallet = await loadOwnWallet(ctx, request.user!.id);
       return {
         address: wallet.address,
         authShare: encodeShare(wallet.authShare),
