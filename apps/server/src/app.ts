@@ -5,6 +5,7 @@ import fastifySwagger from '@fastify/swagger';
 import { type TypeBoxTypeProvider, TypeBoxValidatorCompiler } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import type { Kysely } from 'kysely';
+import { registerActivityRoutes } from './activity/activityRoutes.js';
 import type { AppContext } from './appContext.js';
 import { chooseTransports } from './auth/chooseTransports.js';
 import { registerOtpRoutes } from './auth/otpRoutes.js';
@@ -170,6 +171,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
   registerReauthRoutes(typed, ctx);
   registerWalletRoutes(typed, ctx);
   registerRecipientRoutes(typed, ctx);
+  registerActivityRoutes(typed, ctx);
   if (config.environment !== 'production') registerOutboxRoutes(typed, ctx);
   if (hasLocalChain(config) && config.localChain !== null) {
     registerLocalChainRoutes(typed, ctx, config.localChain.rpcUrl);

@@ -36,6 +36,7 @@ describe.each(DIALECTS)('storage on %s', (dialect) => {
         'recovery_shares',
         'sessions',
         'users',
+        'transfers',
         'wallets',
       ].sort(),
     );

@@ -14,6 +14,7 @@ export interface Database {
   recovery_shares: RecoverySharesTable;
   rate_limits: RateLimitsTable;
   outbox_messages: OutboxMessagesTable;
+  transfers: TransfersTable;
 }
 
 export interface UsersTable {
@@ -102,4 +103,33 @@ export interface OutboxMessagesTable {
   body: string;
   code: string | null;
   created_at: string;
+}
+
+/** What a transfer moved: the chain's native coin or USDC. */
+export type TransferAsset = 'native' | 'usdc';
+
+/** Where a transfer stands, as its sender's browser last reported it. */
+export type TransferStatus = 'pending' | 'confirmed' | 'failed';
+
+/** A transaction a Dial user sent, as their browser recorded it (`POST /api/activity`). */
+export interface TransfersTable {
+  id: string;
+  sender_user_id: string;
+  chain_id: number;
+  /** 0x and 64 hex digits, lower-case; unique with `chain_id`. */
+  tx_hash: string;
+  /** The sender's registered wallet, EIP-55 checksummed. */
+  from_address: string;
+  /** EIP-55 checksummed. */
+  to_address: string;
+  asset: TransferAsset;
+  /** Base units (wei, or USDC's 6-decimal units) as a decimal string without leading zeros. */
+  amount: string;
+  /** The Dial user whose wallet `to_address` was when the transfer was recorded. */
+  recipient_user_id: string | null;
+  /** E.164, when the sender chose the recipient by phone number. */
+  recipient_phone: string | null;
+  status: TransferStatus;
+  created_at: string;
+  updated_at: string;
 }

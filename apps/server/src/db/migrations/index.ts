@@ -1,6 +1,7 @@
 import type { Migration, MigrationProvider } from 'kysely/migration';
 import * as initial from './0001_initial.js';
 import * as recoveryAndRotation from './0002_recovery_and_rotation.js';
+import * as activity from './0003_activity.js';
 
 /**
  * Every migration, by name, in the order they run. A static list rather than a folder read at run time, so
@@ -9,6 +10,7 @@ import * as recoveryAndRotation from './0002_recovery_and_rotation.js';
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0001_initial': initial,
   '0002_recovery_and_rotation': recoveryAndRotation,
+  '0003_activity': activity,
 };
 
 /** Kysely's `MigrationProvider` over {@link MIGRATIONS}. */

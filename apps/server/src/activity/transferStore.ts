@@ -1,0 +1,247 @@
+import { randomUUID } from 'node:crypto';
+import { DialError, maskIdentifier } from '@dial/core';
+import { type ExpressionBuilder, type Kysely, sql } from 'kysely';
+import type { Database, TransferAsset, TransferStatus, TransfersTable } from '../db/database.js';
+import { isUniqueViolation } from '../db/isUniqueViolation.js';
+
+/** One line of a user's activity, as the API shows it: addresses and masked numbers, no ids of people. */
+export interface ActivityItem {
+  id: string;
+  /** `sent` by this user, or `received` from another Dial user. */
+  direction: 'sent' | 'received';
+  chainId: number;
+  txHash: string;
+  from: string;
+  to: string;
+  asset: TransferAsset;
+  amount: string;
+  status: TransferStatus;
+  createdAt: string;
+  /** The other side's phone number masked to its last four digits, or `null` when there is none to show. */
+  counterparty: { phone: string | null };
+}
+
+/** A transfer to record, checked and normalised by the route. */
+export interface NewTransfer {
+  senderUserId: string;
+  chainId: number;
+  /** Lower-case. */
+  txHash: string;
+  /** Checksummed. */
+  to: string;
+  asset: TransferAsset;
+  /** A decimal string without leading zeros. */
+  amount: string;
+  /** E.164. */
+  recipientPhone: string | null;
+}
+
+/** A transfer row with the phone numbers its counterparty is read from (unmasked: never sent as is). */
+type TransferRow = TransfersTable & { sender_phone: string | null; recipient_user_phone: string | null };
+
+/** The `phone` identity of the user in `column`, as a correlated sub-query (a user has at most one). */
+function phoneOf(
+  eb: ExpressionBuilder<Database, 'transfers'>,
+  column: 'sender_user_id' | 'recipient_user_id',
+) {
+  return eb
+    .selectFrom('identities')
+    .select('identities.value')
+    .whereRef('identities.user_id', '=', `transfers.${column}`)
+    .where('identities.kind', '=', 'phone')
+    .orderBy('identities.value')
+    .limit(1);
+}
+
+function selectTransfers(db: Kysely<Database>) {
+  return db
+    .selectFrom('transfers')
+    .selectAll('transfers')
+    .select((eb) => [
+      phoneOf(eb, 'sender_user_id').as('sender_phone'),
+      phoneOf(eb, 'recipient_user_id').as('recipient_user_phone'),
+    ]);
+}
+
+/**
+ * A row as `viewerId` sees it. The sender sees the recipient's number they typed, or else the number of the
+ * Dial user the address belonged to; the recipient sees the sender's number. Always masked.
+ */
+function toItem(row: TransferRow, viewerId: string): ActivityItem {
+  const sent = row.sender_user_id === viewerId;
+  const phone = sent ? (row.recipient_phone ?? row.recipient_user_phone) : row.sender_phone;
+  return {
+    id: row.id,
+    direction: sent ? 'sent' : 'received',
+    chainId: Number(row.chain_id),
+    txHash: row.tx_hash,
+    from: row.from_address,
+    to: row.to_address,
+    asset: row.asset,
+    amount: row.amount,
+    status: row.status,
+    createdAt: row.created_at,
+    counterparty: { phone: phone === null ? null : maskIdentifier(phone) },
+  };
+}
+
+/**
+ * Records a transfer the user sent from their registered wallet, with the Dial user who owns the `to`
+ * address (if any) as its recipient. The (chain, hash) pair is unique: recording it again by the same
+ * sender returns the row already stored (a retry), unchanged.
+ *
+ * @returns The transfer as its sender sees it, and whether this call created it.
+ * @throws {DialError} `wallet_not_found` when the sender has no wallet; `invalid_data` when another user
+ *   already recorded this transaction.
+ */
+export async function recordTransfer(
+  db: Kysely<Database>,
+  transfer: NewTransfer,
+  now: Date,
+): Promise<{ item: ActivityItem; created: boolean }> {
+  const wallet = await db
+    .selectFrom('wallets')
+    .select('address')
+    .where('user_id', '=', transfer.senderUserId)
+    .executeTakeFirst();
+  if (wallet === undefined) throw new DialError('wallet_not_found');
+
+  // Addresses are stored checksummed; compared in lower case all the same, whatever wrote them.
+  const recipient = await db
+    .selectFrom('wallets')
+    .select('user_id')
+    .where(sql<string>`lower(address)`, '=', transfer.to.toLowerCase())
+    .orderBy('created_at')
+    .orderBy('user_id')
+    .limit(1)
+    .executeTakeFirst();
+
+  const id = randomUUID();
+  const at = now.toISOString();
+  try {
+    await db
+      .insertInto('transfers')
+      .values({
+        id,
+        sender_user_id: transfer.senderUserId,
+        chain_id: transfer.chainId,
+        tx_hash: transfer.txHash,
+        from_address: wallet.address,
+        to_address: transfer.to,
+        asset: transfer.asset,
+        amount: transfer.amount,
+        recipient_user_id: recipient?.user_id ?? null,
+        recipient_phone: transfer.recipientPhone,
+        status: 'pending',
+        created_at: at,
+        updated_at: at,
+      })
+      .execute();
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+    const existing = await selectTransfers(db)
+      .where('transfers.chain_id', '=', transfer.chainId)
+      .where('transfers.tx_hash', '=', transfer.txHash)
+      .executeTakeFirst();
+    if (existing === undefined) throw error;
+    if (existing.sender_user_id !== transfer.senderUserId) {
+      throw new DialError('invalid_data', {
+        message: 'This transaction was already recorded by another account.',
+        details: 'duplicate transfer of another sender',
+      });
+    }
+    return { item: toItem(existing, transfer.senderUserId), created: false };
+  }
+  const row = await selectTransfers(db).where('transfers.id', '=', id).executeTakeFirstOrThrow();
+  return { item: toItem(row, transfer.senderUserId), created: true };
+}
+
+/**
+ * Sets the final status of a pending transfer, for its sender only. Setting the status it already has is a
+ * no-op (a retry); a final status never changes.
+ *
+ * @throws {DialError} `not_found` when there is no such transfer or another user sent it; `invalid_data` when
+ *   it already has the other final status.
+ */
+export async function setTransferStatus(
+  db: Kysely<Database>,
+  update: { id: string; senderUserId: string; status: Exclude<TransferStatus, 'pending'> },
+  now: Date,
+): Promise<ActivityItem> {
+  // Conditional on `pending`, so two reports racing cannot both change it.
+  await db
+    .updateTable('transfers')
+    .set({ status: update.status, updated_at: now.toISOString() })
+    .where('id', '=', update.id)
+    .where('sender_user_id', '=', update.senderUserId)
+    .where('status', '=', 'pending')
+    .execute();
+  const row = await selectTransfers(db)
+    .where('transfers.id', '=', update.id)
+    .where('transfers.sender_user_id', '=', update.senderUserId)
+    .executeTakeFirst();
+  if (row === undefined) throw new DialError('not_found');
+  if (row.status !== update.status) {
+    throw new DialError('invalid_data', {
+      message: `This transfer is already ${row.status}; its status cannot change.`,
+      details: `transfer status ${row.status} is final`,
+    });
+  }
+  return toItem(row, update.senderUserId);
+}
+
+/** A page of activity, newest first, and the cursor of the next (older) page. */
+export interface ActivityPage {
+  items: ActivityItem[];
+  /** Pass as `before` for the next page; `null` when there is none. */
+  nextBefore: string | null;
+}
+
+/**
+ * The user's activity, newest first: the transfers they sent and those whose recipient they are (sent to
+ * their wallet by another Dial user). A transfer to oneself is listed once, as sent.
+ *
+ * Pagination is by `created_at`: a page holds the transfers strictly older than `before`, and `nextBefore`
+ * is the oldest one's time. So that no transfer is skipped when several share that millisecond, a full page
+ * is extended by the rest of them: it may then hold more than `limit` items.
+ */
+export async function listActivity(
+  db: Kysely<Database>,
+  userId: string,
+  options: { limit: number; before: string | undefined },
+): Promise<ActivityPage> {
+  const mine = () =>
+    selectTransfers(db).where((eb) =>
+      eb.or([eb('transfers.sender_user_id', '=', userId), eb('transfers.recipient_user_id', '=', userId)]),
+    );
+  let query = mine();
+  if (options.before !== undefined) query = query.where('transfers.created_at', '<', options.before);
+  const rows = await query
+    .orderBy('transfers.created_at', 'desc')
+    .orderBy('transfers.id', 'desc')
+    .limit(options.limit + 1)
+    .execute();
+  if (rows.length <= options.limit) {
+    return { items: rows.map((row) => toItem(row, userId)), nextBefore: null };
+  }
+  const page = rows.slice(0, options.limit);
+  const last = page[page.length - 1]!;
+  const next = rows[options.limit]!;
+  if (next.created_at === last.created_at) {
+    const tied = await mine()
+      .where('transfers.created_at', '=', last.created_at)
+      .where('transfers.id', '<', last.id)
+      .orderBy('transfers.id', 'desc')
+      .execute();
+    page.push(...tied);
+    const older = await db
+      .selectFrom('transfers')
+      .select('id')
+      .where((eb) => eb.or([eb('sender_user_id', '=', userId), eb('recipient_user_id', '=', userId)]))
+      .where('created_at', '<', last.created_at)
+      .limit(1)
+      .executeTakeFirst();
+    if (older === undefined) return { items: page.map((row) => toItem(row, userId)), nextBefore: null };
+  }
+  return { items: page.map((row) => toItem(row, userId)), nextBefore: last.created_at };
+}
