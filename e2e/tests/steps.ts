@@ -35,7 +35,8 @@ export async function enterCodeAndOpenWallet(
   const code = await readCode(page.request, to, seen);
   await page.getByLabel('Verification code').fill(code);
   await expect(page.getByRole('heading', { name: 'Your wallet' })).toBeVisible({ timeout: 30_000 });
-  const address = (await page.getByLabel('Wallet address').textContent())?.trim() ?? '';
+  // Exact: the QR code's name ("QR code of your wallet address") contains these words too.
+  const address = (await page.getByLabel('Wallet address', { exact: true }).textContent())?.trim() ?? '';
   expect(address).toMatch(/^0x[0-9a-fA-F]{40}$/);
   return address;
 }

@@ -1,11 +1,12 @@
 import { requestJson } from './client';
 import type {
   AppConfig,
+  FaucetAsset,
+  FaucetSent,
   OtpChannel,
   OtpStarted,
   OtpVerified,
   StoredWallet,
-  TestEthSent,
   User,
 } from './types';
 
@@ -43,7 +44,10 @@ export async function createWallet(address: string, authShare: string): Promise<
   await requestJson<{ address: string }>('POST', '/api/wallet', { body: { address, authShare } });
 }
 
-/** Development with the local chain only: 1 test ETH to the signed-in user's wallet. */
-export function requestTestEth(): Promise<TestEthSent> {
-  return requestJson<TestEthSent>('POST', '/api/dev/faucet', { body: {} });
+/**
+ * Development with the local chain only: 1 test ETH (`native`) or 100 test USDC (`usdc`) to the signed-in
+ * user's wallet.
+ */
+export function requestTestFunds(asset: FaucetAsset): Promise<FaucetSent> {
+  return requestJson<FaucetSent>('POST', '/api/dev/faucet', { body: { asset } });
 }

@@ -14,6 +14,8 @@ export interface LocalChainConfig {
   name: string;
   /** Relative to this origin, e.g. '/api/dev/chain'. */
   rpcUrl: string;
+  /** The local chain's test USDC (6 decimals), or null on a chain the server did not start. */
+  usdc: `0x${string}` | null;
 }
 
 export interface AppConfig {
@@ -51,8 +53,12 @@ export interface StoredWallet {
   authShare: string;
 }
 
-export interface TestEthSent {
+/** What the development faucet sends: 1 test ETH (`native`) or 100 test USDC (`usdc`). */
+export type FaucetAsset = 'native' | 'usdc';
+
+export interface FaucetSent {
   txHash: `0x${string}`;
-  /** Wei, as a decimal string. */
+  asset: FaucetAsset;
+  /** A decimal string: wei for `native`, 6-decimal units for `usdc`. */
   value: string;
 }

@@ -1,15 +1,16 @@
-import { findChain, shortenAddress } from '@dial/core';
-import { useMemo, useRef, useState } from 'react';
+import { findChain, getUsdcAddress, shortenAddress } from '@dial/core';
+import { useCallback, useMemo, useState } from 'react';
 import type { AppConfig, User } from '../api/types';
 import { ErrorMessage } from '../ui/ErrorMessage';
 import { Screen } from '../ui/Screen';
 import { describeIdentity } from './describeIdentity';
-import { formatBalance } from './formatBalance';
+import { formatBalance, formatUsdc } from './formatBalance';
 import { NetworkPicker } from './NetworkPicker';
+import { ReceivePanel } from './ReceivePanel';
 import { useBalance } from './useBalance';
-import { useCopyAddress } from './useCopyAddress';
 import { useSignOut } from './useSignOut';
-import { useTestEth } from './useTestEth';
+import { useTestFunds } from './useTestFunds';
+import { useUsdcBalance } from './useUsdcBalance';
 import { defaultChainId, walletChains } from './walletChains';
 
 interface WalletHomeProps {
@@ -19,38 +20,31 @@ interface WalletHomeProps {
   onSignedOut(): void;
 }
 
-/** "Your wallet": the address, the balance on a chosen network, and sign-out. */
+/** "Your wallet": the balances (native and USDC) on a chosen network, how to receive, and sign-out. */
 export function WalletHome({ user, config, address, onSignedOut }: WalletHomeProps) {
   const chains = useMemo(() => walletChains(config, window.location.origin), [config]);
   const [chainId, setChainId] = useState(() => defaultChainId(chains));
   const chain = findChain(chains, chainId) ?? chains[0]!;
   const isLocal = config.localChain !== null && chain.id === config.localChain.id;
+  const usdcAddress = getUsdcAddress(chain.id, config.localChain?.usdc);
 
-  const addressRef = useRef<HTMLElement>(null);
-  const { copy, feedback } = useCopyAddress(address, addressRef);
   const balance = useBalance(chain, address);
-  const testEth = useTestEth(balance.client, balance.refresh);
+  const usdc = useUsdcBalance(balance.client, usdcAddress, address);
+  const { refresh: refreshNative } = balance;
+  const { refresh: refreshUsdc } = usdc;
+  const refreshBoth = useCallback(async () => {
+    await Promise.all([refreshNative(), refreshUsdc()]);
+  }, [refreshNative, refreshUsdc]);
+  const testEth = useTestFunds('native', balance.client, refreshNative);
+  const testUsdc = useTestFunds('usdc', balance.client, refreshUsdc);
   const signOut = useSignOut(onSignedOut);
   const identity = describeIdentity(user);
+  const anyFailed = balance.state.status === 'failed' || usdc.state.status === 'failed';
 
   return (
     <Screen title="Your wallet">
       {identity !== null && <p className="identity">Signed in as {identity}</p>}
-
-      <div className="panel address-panel">
-        <p className="address-short">{shortenAddress(address)}</p>
-        <figure className="address-full" aria-label="Wallet address">
-          <code ref={addressRef}>{address}</code>
-        </figure>
-        <div className="row">
-          <button type="button" className="button button-secondary" onClick={() => void copy()}>
-            Copy address
-          </button>
-          <p className="feedback" role="status">
-            {feedback}
-          </p>
-        </div>
-      </div>
+      <p className="address-short">{shortenAddress(address)}</p>
 
       <div className="panel">
         <NetworkPicker chains={chains} value={chain.id} onChange={setChainId} />
@@ -69,17 +63,28 @@ export function WalletHome({ user, config, address, onSignedOut }: WalletHomePro
                 ? balance.state.error.message
                 : formatBalance(balance.state.value, chain.nativeCurrency)}
         </p>
+        <p
+          className={usdcClassName(usdc.state.status)}
+          role="status"
+          aria-live="polite"
+          aria-label="USDC balance"
+        >
+          {testUsdc.pending
+            ? 'Minting test USDC…'
+            : usdc.state.status === 'unavailable'
+              ? `USDC is not available on ${chain.name}`
+              : usdc.state.status === 'loading'
+                ? 'Loading USDC balance…'
+                : usdc.state.status === 'failed'
+                  ? usdc.state.error.message
+                  : formatUsdc(usdc.state.value)}
+        </p>
         {testEth.error !== null && <ErrorMessage error={testEth.error} />}
-        <div className="row">
-          {balance.state.status === 'failed' ? (
-            <button type="button" className="button button-secondary" onClick={() => void balance.refresh()}>
-              Retry
-            </button>
-          ) : (
-            <button type="button" className="button button-secondary" onClick={() => void balance.refresh()}>
-              Refresh balance
-            </button>
-          )}
+        {testUsdc.error !== null && <ErrorMessage error={testUsdc.error} />}
+        <div className="balance-actions">
+          <button type="button" className="button button-secondary" onClick={() => void refreshBoth()}>
+            {anyFailed ? 'Retry' : 'Refresh balance'}
+          </button>
           {isLocal && config.faucet && (
             <button
               type="button"
@@ -87,14 +92,28 @@ export function WalletHome({ user, config, address, onSignedOut }: WalletHomePro
               // aria-disabled rather than disabled: the button keeps the focus while the faucet works.
               aria-disabled={testEth.pending}
               onClick={() => {
-                if (!testEth.pending) void testEth.getTestEth();
+                if (!testEth.pending) void testEth.request();
               }}
             >
               Get test ETH
             </button>
           )}
+          {isLocal && config.faucet && usdcAddress !== undefined && (
+            <button
+              type="button"
+              className="button button-primary"
+              aria-disabled={testUsdc.pending}
+              onClick={() => {
+                if (!testUsdc.pending) void testUsdc.request();
+              }}
+            >
+              Get test USDC
+            </button>
+          )}
         </div>
       </div>
+
+      <ReceivePanel address={address} networkName={chain.name} />
 
       {signOut.error !== null && <ErrorMessage error={signOut.error} />}
       <button
@@ -107,4 +126,10 @@ export function WalletHome({ user, config, address, onSignedOut }: WalletHomePro
       </button>
     </Screen>
   );
+}
+
+function usdcClassName(status: 'loading' | 'ready' | 'failed' | 'unavailable'): string {
+  if (status === 'failed') return 'balance-secondary balance-failed';
+  if (status === 'unavailable') return 'balance-secondary balance-unavailable';
+  return 'balance-secondary';
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatBalance } from './formatBalance';
+import { formatBalance, formatUsdc } from './formatBalance';
 
 const eth = { decimals: 18, symbol: 'ETH' };
 const ether = (text: string) => {
@@ -33,5 +33,18 @@ describe('formatBalance', () => {
 
   it('follows the currency decimals', () => {
     expect(formatBalance(1_500_000n, { decimals: 6, symbol: 'USDC' })).toBe('1.5 USDC');
+  });
+});
+
+describe('formatUsdc', () => {
+  it('reads 6-decimal units: 100_000_000 is 100 USDC', () => {
+    expect(formatUsdc(0n)).toBe('0 USDC');
+    expect(formatUsdc(100_000_000n)).toBe('100 USDC');
+  });
+
+  it('keeps the smallest unit below 1 and rounds down to four decimals from 1 up', () => {
+    expect(formatUsdc(1n)).toBe('0.000001 USDC');
+    expect(formatUsdc(250_000n)).toBe('0.25 USDC');
+    expect(formatUsdc(1_234_567_891n)).toBe('1,234.5678 USDC');
   });
 });

@@ -1,3 +1,4 @@
+import { USDC_DECIMALS } from '@dial/core';
 import { formatUnits } from 'viem';
 
 /**
@@ -12,4 +13,9 @@ export function formatBalance(value: bigint, currency: { decimals: number; symbo
   if (whole === '0' && kept === '') return `< 0.${'0'.repeat(places - 1)}1 ${currency.symbol}`;
   const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
   return `${grouped}${kept ? `.${kept}` : ''} ${currency.symbol}`;
+}
+
+/** A USDC balance (6 decimals) for people, rounded down like {@link formatBalance}: "100 USDC". */
+export function formatUsdc(value: bigint): string {
+  return formatBalance(value, { decimals: USDC_DECIMALS, symbol: 'USDC' });
 }

@@ -10,7 +10,7 @@ const ADDRESS = '0x8ba1f109551bD432803012645Ac136ddd64DBA72';
 const production: AppConfig = { environment: 'production', localChain: null, faucet: false };
 const development: AppConfig = {
   environment: 'development',
-  localChain: { id: LOCAL_CHAIN_ID, name: 'Local', rpcUrl: '/api/dev/chain' },
+  localChain: { id: LOCAL_CHAIN_ID, name: 'Local', rpcUrl: '/api/dev/chain', usdc: null },
   faucet: true,
 };
 

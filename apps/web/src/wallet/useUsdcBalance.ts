@@ -1,0 +1,54 @@
+import { DialError } from '@dial/core';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { erc20Abi, type PublicClient } from 'viem';
+import type { BalanceState } from './useBalance';
+
+/** A USDC balance: as a native one, or `unavailable` on a chain without USDC (Zora). */
+export type UsdcBalanceState = BalanceState | { status: 'unavailable' };
+
+/** Reads `owner`'s balance of the ERC-20 at `usdc` (`balanceOf`, an `eth_call`), in 6-decimal units. */
+export function readUsdcBalance(
+  client: Pick<PublicClient, 'readContract'>,
+  usdc: `0x${string}`,
+  owner: `0x${string}`,
+): Promise<bigint> {
+  return client.readContract({ address: usdc, abi: erc20Abi, functionName: 'balanceOf', args: [owner] });
+}
+
+/**
+ * The USDC balance of `address`, read by the browser with the same client as the native balance. `usdc` is
+ * the chain's USDC contract, undefined on a chain without one. Answers for a chain no longer shown are
+ * ignored.
+ */
+export function useUsdcBalance(
+  client: PublicClient,
+  usdc: `0x${string}` | undefined,
+  address: `0x${string}`,
+) {
+  const [state, setState] = useState<UsdcBalanceState>(
+    usdc === undefined ? { status: 'unavailable' } : { status: 'loading' },
+  );
+  const latest = useRef(0);
+
+  const refresh = useCallback(async () => {
+    const request = ++latest.current;
+    if (usdc === undefined) {
+      setState({ status: 'unavailable' });
+      return;
+    }
+    setState({ status: 'loading' });
+    try {
+      const value = await readUsdcBalance(client, usdc, address);
+      if (request === latest.current) setState({ status: 'ready', value });
+    } catch (error) {
+      if (request !== latest.current) return;
+      setState({ status: 'failed', error: new DialError('chain_unavailable', { cause: error }) });
+    }
+  }, [client, usdc, address]);
+
+  useEffect(() => {
+    void refresh();
+  }, [refresh]);
+
+  return { state, refresh };
+}
