@@ -367,8 +367,8 @@ function parseRpcUrls(
   return Object.freeze(rpcUrls);
 }
 
-/** Checks a JSON-RPC URL the browser will fetch: http(s), without credentials (fetch refuses those). */
-function rpcUrl(name: string, text: string): string {
+/** Parses an http:// or https:// URL, or stops with a ConfigError naming the variable. */
+function httpUrl(name: string, text: string): URL {
   let url: URL;
   try {
     url = new URL(text);
@@ -378,6 +378,12 @@ function rpcUrl(name: string, text: string): string {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new ConfigError(`${name} must be an http:// or https:// URL, not ${JSON.stringify(text)}.`);
   }
+  return url;
+}
+
+/** Checks a JSON-RPC URL the browser will fetch: http(s), without credentials (fetch refuses those). */
+function rpcUrl(name: string, text: string): string {
+  const url = httpUrl(name, text);
   if (url.username !== '' || url.password !== '') {
     throw new ConfigError(
       `${name} must not hold a user name or password (user:password@): browsers refuse to fetch such URLs. ` +
@@ -416,15 +422,7 @@ function positiveNumber(name: string, text: string | undefined, fallback: number
 
 /** Checks an http(s) URL and returns its origin; `allowPath` accepts a path after the origin. */
 function origin(name: string, text: string, allowPath = false): string {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    throw new ConfigError(`${name} must be an http:// or https:// URL, not ${JSON.stringify(text)}.`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new ConfigError(`${name} must be an http:// or https:// URL, not ${JSON.stringify(text)}.`);
-  }
+  const url = httpUrl(name, text);
   if (!allowPath && (url.pathname !== '/' || url.search !== '' || url.hash !== '')) {
     throw new ConfigError(
       `${name} must be an origin only (like https://wallet.example.com), without a path: ${JSON.stringify(text)}.`,
