@@ -85,30 +85,9 @@ export function WalletHome({ user, config, address, onSignedOut }: WalletHomePro
           <button type="button" className="button button-secondary" onClick={() => void refreshBoth()}>
             {anyFailed ? 'Retry' : 'Refresh balance'}
           </button>
-          {isLocal && config.faucet && (
-            <button
-              type="button"
-              className="button button-primary"
-              // aria-disabled rather than disabled: the button keeps the focus while the faucet works.
-              aria-disabled={testEth.pending}
-              onClick={() => {
-                if (!testEth.pending) void testEth.request();
-              }}
-            >
-              Get test ETH
-            </button>
-          )}
+          {isLocal && config.faucet && <FaucetButton funds={testEth}>Get test ETH</FaucetButton>}
           {isLocal && config.faucet && usdcAddress !== undefined && (
-            <button
-              type="button"
-              className="button button-primary"
-              aria-disabled={testUsdc.pending}
-              onClick={() => {
-                if (!testUsdc.pending) void testUsdc.request();
-              }}
-            >
-              Get test USDC
-            </button>
+            <FaucetButton funds={testUsdc}>Get test USDC</FaucetButton>
           )}
         </div>
       </div>
@@ -132,4 +111,26 @@ function usdcClassName(status: 'loading' | 'ready' | 'failed' | 'unavailable'): 
   if (status === 'failed') return 'balance-secondary balance-failed';
   if (status === 'unavailable') return 'balance-secondary balance-unavailable';
   return 'balance-secondary';
+}
+
+/** A dev-faucet button. aria-disabled rather than disabled: the button keeps the focus while the faucet works. */
+function FaucetButton({
+  funds,
+  children,
+}: {
+  funds: { pending: boolean; request(): Promise<unknown> };
+  children: string;
+}) {
+  return (
+    <button
+      type="button"
+      className="button button-primary"
+      aria-disabled={funds.pending}
+      onClick={() => {
+        if (!funds.pending) void funds.request();
+      }}
+    >
+      {children}
+    </button>
+  );
 }
