@@ -51,6 +51,10 @@ export interface StoredWallet {
   address: `0x${string}`;
   /** Base64 of the auth share. */
   authShare: string;
+  /** Which split of the key the shares belong to: 1 at registration, +1 at every rotation. */
+  generation: number;
+  /** How the recovery share is protected, or null when recovery is not set up. */
+  recovery: { method: 'password' | 'passkey'; createdAt: string } | null;
 }
 
 /** What the development faucet sends: 1 test ETH (`native`) or 100 test USDC (`usdc`). */

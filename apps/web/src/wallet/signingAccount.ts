@@ -1,0 +1,29 @@
+import { combineWalletShares, DialError, decodeShare } from '@dial/core';
+import type { LocalAccount } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { getWallet } from '../api/endpoints';
+import { deviceShareStore } from './deviceShareStore';
+
+/**
+ * The account that signs for the signed-in user's wallet, rebuilt just for one signature: this browser's
+ * device share plus the auth share the server gives the owner's session, checked against `address`.
+ * Callers use it for one request and drop it (the embedded provider's `getAccount` does exactly that).
+ *
+ * @throws {DialError} `device_share_missing`, `wallet_mismatch` (the shares do not rebuild `address`'s key,
+ * e.g. the server's shares were rotated by another device), or an API error.
+ */
+export async function loadSigningAccount(userId: string, address: `0x${string}`): Promise<LocalAccount> {
+  const stored = await getWallet();
+  if (stored.address.toLowerCase() !== address.toLowerCase()) {
+    throw new DialError('wallet_mismatch', { details: 'the server holds another wallet' });
+  }
+  const deviceShare = await deviceShareStore.load(userId, stored.address);
+  if (deviceShare === null) throw new DialError('device_share_missing');
+  const authShare = decodeShare(stored.authShare);
+  try {
+    return privateKeyToAccount(await combineWalletShares([deviceShare, authShare], stored.address));
+  } finally {
+    deviceShare.fill(0);
+    authShare.fill(0);
+  }
+}
