@@ -1,0 +1,129 @@
+import { expect, type Page, test } from '@playwright/test';
+import { enterCodeAndOpenWallet, requestCode, signInWithEmail, snap, uniqueEmail } from './steps.js';
+
+/** A UK mobile number no other test uses (+44 7400 1xxxxx; the library refuses the 07700 900xxx range). */
+function uniqueUkMobile(): { e164: string; national: string } {
+  const digits = String(Math.floor(Math.random() * 100_000)).padStart(5, '0');
+  return { e164: `+447400${1}${digits}`, national: `07400 1${digits}` };
+}
+
+async function fund(page: Page, asset: 'ETH' | 'USDC', expected: RegExp): Promise<void> {
+  await page.getByRole('button', { name: `Get test ${asset}` }).click();
+  const balance = page.getByLabel(asset === 'ETH' ? 'Balance' : 'USDC balance', { exact: true });
+  await expect(balance).toHaveText(expected);
+}
+
+test('sends 5 USDC to a phone number; the recipient sees it in their balance and verified in activity', async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(120_000);
+  // B signs in by phone first: the number is verified and B has a wallet.
+  const recipient = uniqueUkMobile();
+  const contextB = await browser.newContext();
+  const pageB = await contextB.newPage();
+  await pageB.goto('/');
+  await pageB.getByLabel('Phone number').fill(recipient.national);
+  const seen = await requestCode(pageB, recipient.e164);
+  const addressB = await enterCodeAndOpenWallet(pageB, recipient.e164, seen);
+  await expect(pageB.getByText('No activity yet')).toBeVisible();
+
+  await page.goto('/');
+  const addressA = await signInWithEmail(page, uniqueEmail('sender'));
+  await page.getByLabel('Network').selectOption({ label: 'Local' });
+  await fund(page, 'ETH', /(^|[^\d.])1 ETH$/);
+  await fund(page, 'USDC', /(^|[^\d.])100 USDC$/);
+
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
+  const heading = page.getByRole('heading', { name: 'Send', exact: true });
+  await expect(heading).toBeFocused();
+  await expect(page.getByText('On Local', { exact: true })).toBeVisible();
+  await expect(page.getByLabel('A phone number')).toBeChecked();
+  await page.getByRole('textbox', { name: 'Phone number' }).fill(recipient.national);
+  const masked = `*${recipient.e164.slice(-4)}`;
+  const found = page.getByRole('status', { name: 'Recipient' });
+  await expect(found).toHaveText(`Dial user ${masked} · wallet ${addressB.slice(0, 6)}…${addressB.slice(-4)}`);
+
+  await page.getByLabel('Asset').selectOption({ label: 'USDC' });
+  await expect(page.getByText('Available: 100 USDC')).toBeVisible();
+  // A bad amount says why.
+  await page.getByLabel('Amount (USDC)').fill('1.1234567');
+  await expect(page.getByText('USDC has at most 6 decimal places.')).toBeVisible();
+  await page.getByLabel('Amount (USDC)').fill('5');
+  await expect(page.getByRole('status', { name: 'Network fee' })).toHaveText(/Network fee: up to [\d.,<\s]+ETH/);
+  await snap(page, 'send-form');
+
+  await page.getByRole('button', { name: 'Review' }).click();
+  await expect(page.getByRole('heading', { name: 'Check and confirm' })).toBeFocused();
+  const summary = page.locator('.send-summary');
+  await expect(summary).toContainText('+44 7400');
+  await expect(summary).toContainText('Local');
+  await expect(summary).toContainText('5 USDC');
+  await expect(summary).toContainText(/Network fee\s*up to .*ETH/);
+  await snap(page, 'send-confirm');
+
+  await page.getByRole('button', { name: 'Confirm and send' }).click();
+  const status = page.getByRole('status', { name: 'Transfer status' });
+  await expect(status).toHaveText(/^Confirmed/, { timeout: 30_000 });
+  // The local chain has no block explorer: the hash is shown instead of a link.
+  await expect(page.getByLabel('Transaction hash')).toContainText(/0x[0-9a-f]{64}/);
+  await expect(page.getByRole('link', { name: /View on/ })).toHaveCount(0);
+  await snap(page, 'send-status');
+
+  await page.getByRole('button', { name: 'Done' }).click();
+  await expect(page.getByRole('heading', { name: 'Your wallet' })).toBeVisible();
+  await expect(page.getByLabel('USDC balance', { exact: true })).toHaveText(/(^|[^\d.])95 USDC$/);
+  const sent = page.getByRole('list', { name: 'Transfers' }).getByRole('listitem');
+  await expect(sent).toHaveCount(1);
+  await expect(sent).toContainText('Sent');
+  await expect(sent).toContainText('−5 USDC');
+  await expect(sent).toContainText(`To ${masked}`);
+  await expect(sent).toContainText('Local');
+  await expect(sent).toContainText('Confirmed');
+
+  // B sees the 5 USDC on Local and the transfer, checked on the chain.
+  await pageB.reload();
+  await expect(pageB.getByRole('heading', { name: 'Your wallet' })).toBeVisible({ timeout: 30_000 });
+  await pageB.getByLabel('Network').selectOption({ label: 'Local' });
+  await expect(pageB.getByLabel('USDC balance', { exact: true })).toHaveText(/(^|[^\d.])5 USDC$/);
+  const received = pageB.getByRole('list', { name: 'Transfers' }).getByRole('listitem');
+  await expect(received).toHaveCount(1);
+  await expect(received).toContainText('Received');
+  await expect(received).toContainText('+5 USDC');
+  await expect(received).toContainText(`From ${addressA.slice(0, 6)}…${addressA.slice(-4)}`);
+  await expect(received).toContainText('Confirmed · verified on-chain');
+  await snap(pageB, 'activity-received');
+  await contextB.close();
+});
+
+test('sending more than the balance shows the insufficient-balance message and sends nothing', async ({
+  page,
+}) => {
+  await page.goto('/');
+  await signInWithEmail(page, uniqueEmail('short'));
+  await page.getByLabel('Network').selectOption({ label: 'Local' });
+  await fund(page, 'ETH', /(^|[^\d.])1 ETH$/);
+
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
+  await page.getByLabel('A wallet address').check();
+  await page.getByLabel('Recipient address').fill('0x70997970c51812dc3a010c7d01b50e0d17dc79c8');
+  await page.getByLabel('Amount (ETH)').fill('2');
+  const message = page.getByText('Not enough funds to cover the amount and the network fee. Add funds or send less.');
+  await expect(message).toBeVisible();
+  await snap(page, 'send-insufficient');
+  await page.getByRole('button', { name: 'Review' }).click();
+  await expect(page.getByRole('heading', { name: 'Check and confirm' })).toHaveCount(0);
+
+  // Max leaves room for the fee: less than the whole balance, and then the message goes.
+  await page.getByRole('button', { name: 'Max' }).click();
+  const max = Number(await page.getByLabel('Amount (ETH)').inputValue());
+  expect(max).toBeGreaterThan(0.99);
+  expect(max).toBeLessThan(1);
+  await expect(message).toHaveCount(0);
+
+  // Escape goes back to the wallet, where nothing changed.
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('heading', { name: 'Your wallet' })).toBeFocused();
+  await expect(page.getByLabel('Balance', { exact: true })).toHaveText(/(^|[^\d.])1 ETH$/);
+  await expect(page.getByText('No activity yet')).toBeVisible();
+});
