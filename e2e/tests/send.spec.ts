@@ -42,7 +42,9 @@ test('sends 5 USDC to a phone number; the recipient sees it in their balance and
   await page.getByRole('textbox', { name: 'Phone number' }).fill(recipient.national);
   const masked = `*${recipient.e164.slice(-4)}`;
   const found = page.getByRole('status', { name: 'Recipient' });
-  await expect(found).toHaveText(`Dial user ${masked} · wallet ${addressB.slice(0, 6)}…${addressB.slice(-4)}`);
+  await expect(found).toHaveText(
+    `Dial user ${masked} · wallet ${addressB.slice(0, 6)}…${addressB.slice(-4)}`,
+  );
 
   await page.getByLabel('Asset').selectOption({ label: 'USDC' });
   await expect(page.getByText('Available: 100 USDC')).toBeVisible();
@@ -50,7 +52,9 @@ test('sends 5 USDC to a phone number; the recipient sees it in their balance and
   await page.getByLabel('Amount (USDC)').fill('1.1234567');
   await expect(page.getByText('USDC has at most 6 decimal places.')).toBeVisible();
   await page.getByLabel('Amount (USDC)').fill('5');
-  await expect(page.getByRole('status', { name: 'Network fee' })).toHaveText(/Network fee: up to [\d.,<\s]+ETH/);
+  await expect(page.getByRole('status', { name: 'Network fee' })).toHaveText(
+    /Network fee: up to [\d.,<\s]+ETH/,
+  );
   await snap(page, 'send-form');
 
   await page.getByRole('button', { name: 'Review' }).click();
@@ -100,7 +104,7 @@ test('sending more than the balance shows the insufficient-balance message and s
   page,
 }) => {
   await page.goto('/');
-  await signInWithEmail(page, uniqueEmail('short'));
+  const address = await signInWithEmail(page, uniqueEmail('short'));
   await page.getByLabel('Network').selectOption({ label: 'Local' });
   await fund(page, 'ETH', /(^|[^\d.])1 ETH$/);
 
@@ -108,7 +112,9 @@ test('sending more than the balance shows the insufficient-balance message and s
   await page.getByLabel('A wallet address').check();
   await page.getByLabel('Recipient address').fill('0x70997970c51812dc3a010c7d01b50e0d17dc79c8');
   await page.getByLabel('Amount (ETH)').fill('2');
-  const message = page.getByText('Not enough funds to cover the amount and the network fee. Add funds or send less.');
+  const message = page.getByText(
+    'Not enough funds to cover the amount and the network fee. Add funds or send less.',
+  );
   await expect(message).toBeVisible();
   await snap(page, 'send-insufficient');
   await page.getByRole('button', { name: 'Review' }).click();
@@ -121,9 +127,46 @@ test('sending more than the balance shows the insufficient-balance message and s
   expect(max).toBeLessThan(1);
   await expect(message).toHaveCount(0);
 
-  // Escape goes back to the wallet, where nothing changed.
+  // The balances are checked again on "Confirm and send": here they dropped after the review.
+  await page.getByLabel('Amount (ETH)').fill('0.5');
+  await page.getByRole('button', { name: 'Review' }).click();
+  await expect(page.getByRole('heading', { name: 'Check and confirm' })).toBeFocused();
+  await setLocalBalance(page, address, 10n ** 17n);
+  await page.getByRole('button', { name: 'Confirm and send' }).click();
+  await expect(message).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Check and confirm' })).toBeVisible();
+  await snap(page, 'send-insufficient-at-confirmation');
+
+  // An unknown number says there is no Dial wallet for it.
+  await page.getByRole('button', { name: 'Back' }).click();
+  await page.getByLabel('A phone number').check();
+  await page.getByRole('textbox', { name: 'Phone number' }).fill(uniqueUkMobile().national);
+  await expect(page.getByRole('status', { name: 'Recipient' })).toHaveText(
+    'No Dial user has verified that phone number, so there is no wallet to send to. Check the number.',
+  );
+
+  // Escape goes back to the wallet, where nothing was sent.
   await page.keyboard.press('Escape');
   await expect(page.getByRole('heading', { name: 'Your wallet' })).toBeFocused();
-  await expect(page.getByLabel('Balance', { exact: true })).toHaveText(/(^|[^\d.])1 ETH$/);
+  await expect(page.getByLabel('Balance', { exact: true })).toHaveText(/(^|[^\d.])0\.1 ETH$/);
   await expect(page.getByText('No activity yet')).toBeVisible();
 });
+
+/** Sets an account's ETH on the local chain (through the dev JSON-RPC route, from the page's origin). */
+async function setLocalBalance(page: Page, address: string, wei: bigint): Promise<void> {
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'hardhat_setBalance',
+    params: [address, `0x${wei.toString(16)}`],
+  });
+  const answer = await page.evaluate(async (text) => {
+    const response = await fetch('/api/dev/chain', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: text,
+    });
+    return response.json();
+  }, body);
+  expect(answer).toMatchObject({ result: true });
+}

@@ -15,11 +15,13 @@ interface SendFormProps {
   chain: Chain;
   hasUsdc: boolean;
   onReview(): void;
+  /** "Review" was pressed and waits for the fee estimate or the look-up. */
+  reviewWaiting: boolean;
   onCancel(): void;
 }
 
 /** The send form: who to pay (a number or an address), what, how much, and the network fee. */
-export function SendForm({ form, chain, hasUsdc, onReview, onCancel }: SendFormProps) {
+export function SendForm({ form, chain, hasUsdc, onReview, reviewWaiting, onCancel }: SendFormProps) {
   const { draft, update, units } = form;
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -143,8 +145,8 @@ export function SendForm({ form, chain, hasUsdc, onReview, onCancel }: SendFormP
       {form.enough === false && <ErrorMessage error={new DialError('insufficient_balance')} />}
 
       <div className="actions">
-        <button type="submit" className="button button-primary">
-          Review
+        <button type="submit" className="button button-primary" aria-disabled={reviewWaiting}>
+          {reviewWaiting ? 'Checking…' : 'Review'}
         </button>
         <button type="button" className="button button-secondary" onClick={onCancel}>
           Back

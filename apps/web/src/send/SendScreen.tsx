@@ -61,8 +61,13 @@ export function SendScreen(props: SendScreenProps) {
     return () => document.removeEventListener('keydown', onKeyDown);
   }, [back]);
 
+  /** "Review" pressed while the fee or the recipient was still being worked out: go on once they are. */
+  const [reviewWaiting, setReviewWaiting] = useState(false);
+
   const review = () => {
     const next = form.review();
+    setReviewWaiting(next === 'wait');
+    if (next === 'wait') return;
     if (next !== null) {
       setPlan(next);
       return;
@@ -75,6 +80,11 @@ export function SendScreen(props: SendScreenProps) {
     });
   };
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the form settles, with its latest review.
+  useEffect(() => {
+    if (reviewWaiting && !form.settling) review();
+  }, [reviewWaiting, form.settling]);
+
   return (
     <Screen title="Send">
       {plan === null ? (
@@ -84,6 +94,7 @@ export function SendScreen(props: SendScreenProps) {
             chain={chain}
             hasUsdc={usdcAddress !== undefined}
             onReview={review}
+            reviewWaiting={reviewWaiting}
             onCancel={onClose}
           />
         </div>

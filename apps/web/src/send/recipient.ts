@@ -1,5 +1,5 @@
 import { formatPhoneInput, isValidPhone, parsePhone, toE164 } from '@dial/core';
-import { isAddress } from 'viem';
+import { getAddress, isAddress } from 'viem';
 
 export type RecipientMode = 'phone' | 'address';
 
@@ -29,7 +29,7 @@ export function parseRecipientPhone(
 export type ParsedAddress = { ok: true; address: `0x${string}` } | { ok: false; message: string };
 
 /**
- * A typed address: 0x and 40 hex digits. Mixed case must be a valid checksum (a typo in a checksummed
+ * A typed address: 0x and 40 hex digits, returned checksummed. Mixed case must be a valid checksum (a typo in a checksummed
  * address is caught); all lower or all upper case carries no checksum and is taken as it is.
  */
 export function parseRecipientAddress(text: string): ParsedAddress {
@@ -38,8 +38,11 @@ export function parseRecipientAddress(text: string): ParsedAddress {
   if (!/^0x[0-9a-fA-F]{40}$/.test(trimmed)) {
     return { ok: false, message: 'An address starts with 0x followed by 40 letters and digits (0–9, a–f).' };
   }
-  if (!isAddress(trimmed)) {
+  const hex = trimmed.slice(2);
+  const singleCase = hex === hex.toLowerCase() || hex === hex.toUpperCase();
+  if (!singleCase && !isAddress(trimmed)) {
     return { ok: false, message: 'This address has a typo: its capital letters do not match. Check it.' };
   }
-  return { ok: true, address: trimmed as `0x${string}` };
+  // Checksummed, as it is shown on the confirmation.
+  return { ok: true, address: getAddress(`0x${hex.toLowerCase()}`) };
 }

@@ -137,9 +137,29 @@ export function useSendForm({
         ? typedAddress.message
         : null;
 
-  /** The plan to confirm, or null when something is still missing or wrong (then every problem shows). */
-  const review = useCallback((): SendPlan | null => {
+  /** Still working out whether the transfer can be reviewed: the fee estimate or the look-up is running. */
+  const settling =
+    fee.state.status === 'loading' ||
+    (fee.state.status === 'ready' && estimate === null) ||
+    (draft.mode === 'phone' && phone.ok && lookup.status === 'loading');
+
+  /**
+   * The plan to confirm; 'wait' while the fee or the recipient is still being worked out (ask again when
+   * `settling` turns false); null when something is missing or wrong (then every problem shows).
+   */
+  const review = useCallback((): SendPlan | 'wait' | null => {
     setSubmitted(true);
+    if (recipient === null && draft.mode === 'phone' && phone.ok && lookup.status === 'loading')
+      return 'wait';
+    if (
+      recipient !== null &&
+      amount.ok &&
+      funds !== null &&
+      estimate === null &&
+      fee.state.status !== 'failed'
+    ) {
+      return 'wait';
+    }
     if (recipient === null || !amount.ok || estimate === null || enough !== true) return null;
     return {
       chain,
@@ -149,7 +169,20 @@ export function useSendForm({
       call: transferCall(asset, recipient.address, amount.value, usdcAddress),
       estimate,
     };
-  }, [recipient, amount, estimate, enough, chain, asset, usdcAddress]);
+  }, [
+    recipient,
+    amount,
+    estimate,
+    enough,
+    chain,
+    asset,
+    usdcAddress,
+    draft.mode,
+    phone.ok,
+    lookup.status,
+    funds,
+    fee.state.status,
+  ]);
 
   return {
     draft,
@@ -168,6 +201,7 @@ export function useSendForm({
     enough,
     max,
     submitted,
+    settling,
     review,
   };
 }
