@@ -117,6 +117,12 @@ test('sending more than the balance shows the insufficient-balance message and s
   );
   await expect(message).toBeVisible();
   await snap(page, 'send-insufficient');
+  await page.setViewportSize({ width: 360, height: 740 });
+  expect(
+    await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
+  ).toBeLessThanOrEqual(0);
+  await snap(page, 'send-form-360');
+  await page.setViewportSize({ width: 1280, height: 720 });
   await page.getByRole('button', { name: 'Review' }).click();
   await expect(page.getByRole('heading', { name: 'Check and confirm' })).toHaveCount(0);
 
