@@ -176,3 +176,84 @@ async function setLocalBalance(page: Page, address: string, wei: bigint): Promis
   }, body);
   expect(answer).toMatchObject({ result: true });
 }
+
+test('the activity list pages with "Show more", newest first', async ({ page }) => {
+  await page.goto('/');
+  await signInWithEmail(page, uniqueEmail('pager'));
+  // Eleven transfers recorded as this browser would after sending (the server does not read the chain).
+  const statuses = await page.evaluate(async () => {
+    const answers: number[] = [];
+    for (let index = 0; index < 11; index++) {
+      const bytes = crypto.getRandomValues(new Uint8Array(32));
+      const txHash = `0x${Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('')}`;
+      const response = await fetch('/api/activity', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({
+          chainId: 31337,
+          txHash,
+          to: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+          asset: 'native',
+          amount: String((index + 1) * 1e15),
+        }),
+      });
+      answers.push(response.status);
+    }
+    return answers;
+  });
+  expect(statuses).toEqual(Array(11).fill(201));
+
+  await page.getByRole('button', { name: 'Refresh activity' }).click();
+  const items = page.getByRole('list', { name: 'Transfers' }).getByRole('listitem');
+  await expect(items).toHaveCount(10);
+  // Newest first: the last one recorded (0.011 ETH) leads.
+  await expect(items.first()).toContainText('−0.011 ETH');
+  await expect(items.first()).toContainText('To 0x7099…79C8');
+  await expect(items.first()).toContainText('Pending');
+  await page.getByRole('button', { name: 'Show more' }).click();
+  await expect(items).toHaveCount(11);
+  await expect(items.last()).toContainText('−0.001 ETH');
+  await expect(page.getByRole('button', { name: 'Show more' })).toHaveCount(0);
+  await snap(page, 'activity-paged');
+});
+
+test('a received transfer the chain does not show is labelled "Not verified", never confirmed', async ({
+  page,
+  browser,
+}) => {
+  const contextB = await browser.newContext();
+  const pageB = await contextB.newPage();
+  await pageB.goto('/');
+  const addressB = await signInWithEmail(pageB, uniqueEmail('payee'));
+
+  // A reports a "confirmed" transfer to B that never happened on the chain.
+  await page.goto('/');
+  await signInWithEmail(page, uniqueEmail('liar'));
+  const status = await page.evaluate(async (to) => {
+    const bytes = crypto.getRandomValues(new Uint8Array(32));
+    const txHash = `0x${Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('')}`;
+    const headers = { 'Content-Type': 'application/json' };
+    const created = await fetch('/api/activity', {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ chainId: 31337, txHash, to, asset: 'usdc', amount: '1000000000' }),
+    });
+    const { id } = (await created.json()) as { id: string };
+    const patched = await fetch(`/api/activity/${id}`, {
+      method: 'PATCH',
+      headers,
+      body: JSON.stringify({ status: 'confirmed' }),
+    });
+    return patched.status;
+  }, addressB);
+  expect(status).toBe(200);
+
+  await pageB.getByRole('button', { name: 'Refresh activity' }).click();
+  const item = pageB.getByRole('list', { name: 'Transfers' }).getByRole('listitem');
+  await expect(item).toHaveCount(1);
+  await expect(item).toContainText('+1,000 USDC');
+  await expect(item).toContainText('Not verified: reported by the sender');
+  await expect(item).not.toContainText('Confirmed');
+  await snap(pageB, 'activity-not-verified');
+  await contextB.close();
+});

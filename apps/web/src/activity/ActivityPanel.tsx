@@ -1,7 +1,7 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { Chain } from 'viem';
 import { ErrorMessage } from '../ui/ErrorMessage';
-import type { Transfer } from './activityApi';
+import { ACTIVITY_CHANGED, type Transfer } from './activityApi';
 import { describeTransfer } from './describeTransfer';
 import { statusOf } from './transferStatus';
 import { useActivity } from './useActivity';
@@ -18,6 +18,11 @@ interface ActivityPanelProps {
 export function ActivityPanel(props: ActivityPanelProps) {
   // A refresh starts over: the first page again, and received transfers checked again on their chains.
   const [generation, setGeneration] = useState(0);
+  useEffect(() => {
+    const reload = () => setGeneration((value) => value + 1);
+    window.addEventListener(ACTIVITY_CHANGED, reload);
+    return () => window.removeEventListener(ACTIVITY_CHANGED, reload);
+  }, []);
   return (
     <section className="panel activity" aria-labelledby="activity-title">
       <div className="activity-heading">

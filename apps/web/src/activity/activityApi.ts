@@ -1,5 +1,11 @@
 import { requestJson } from '../api/client';
 
+/**
+ * Dispatched on `window` when this browser recorded a transfer or its outcome, so an activity list on
+ * screen loads again (a transfer can finish after the person went back to the wallet).
+ */
+export const ACTIVITY_CHANGED = 'dial:activity-changed';
+
 /** A transfer in the activity list (docs/api.md `Transfer`). */
 export interface Transfer {
   id: string;

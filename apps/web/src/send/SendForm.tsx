@@ -18,10 +18,20 @@ interface SendFormProps {
   /** "Review" was pressed and waits for the fee estimate or the look-up. */
   reviewWaiting: boolean;
   onCancel(): void;
+  /** Reads the balances again (after they failed to load). */
+  onRetryBalance(): void;
 }
 
 /** The send form: who to pay (a number or an address), what, how much, and the network fee. */
-export function SendForm({ form, chain, hasUsdc, onReview, reviewWaiting, onCancel }: SendFormProps) {
+export function SendForm({
+  form,
+  chain,
+  hasUsdc,
+  onReview,
+  reviewWaiting,
+  onCancel,
+  onRetryBalance,
+}: SendFormProps) {
   const { draft, update, units } = form;
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -140,6 +150,15 @@ export function SendForm({ form, chain, hasUsdc, onReview, reviewWaiting, onCanc
         <FieldMessage fieldId="send-amount" error={form.amountError} hint={availableText(form)} />
       </div>
 
+      {form.balanceError !== null && (
+        <div className="send-fee">
+          <ErrorMessage error={form.balanceError} />
+          <button type="button" className="button button-link" onClick={onRetryBalance}>
+            Load the balance again
+          </button>
+        </div>
+      )}
+
       <FeeLine form={form} chain={chain} />
 
       {form.enough === false && <ErrorMessage error={new DialError('insufficient_balance')} />}
@@ -192,6 +211,7 @@ function LookupResult({ form }: { form: SendFormState }) {
 }
 
 function availableText(form: SendFormState): string {
+  if (form.balanceError !== null) return 'Your balance could not be read.';
   if (form.funds === null) return 'Loading your balance…';
   const value = form.asset === 'usdc' ? (form.funds.usdc ?? 0n) : form.funds.native;
   return `Available: ${formatBalance(value, form.units)}`;

@@ -96,6 +96,7 @@ export function SendScreen(props: SendScreenProps) {
             onReview={review}
             reviewWaiting={reviewWaiting}
             onCancel={onClose}
+            onRetryBalance={() => void props.onBalancesChanged()}
           />
         </div>
       ) : sent ? (

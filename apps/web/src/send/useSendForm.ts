@@ -108,6 +108,13 @@ export function useSendForm({
       ? { native: nativeBalance.value, usdc: usdcBalance.status === 'ready' ? usdcBalance.value : undefined }
       : null;
 
+  const balanceError =
+    nativeBalance.status === 'failed'
+      ? nativeBalance.error
+      : asset === 'usdc' && usdcBalance.status === 'failed'
+        ? usdcBalance.error
+        : null;
+
   // The fee is estimated for the transfer as it stands: to our own address until there is a recipient (the
   // gas of a plain transfer does not depend on who receives it), and for 0 while the amount is not one the
   // chain would accept (an estimate of a transfer the balance cannot cover fails).
@@ -196,6 +203,7 @@ export function useSendForm({
     amountError,
     recipientError,
     funds,
+    balanceError,
     fee,
     estimate,
     enough,

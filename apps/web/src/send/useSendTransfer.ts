@@ -1,7 +1,12 @@
 import { DialError } from '@dial/core';
 import { useCallback, useRef, useState } from 'react';
 import type { Chain, PublicClient } from 'viem';
-import { recordTransfer, reportTransferStatus, type Transfer } from '../activity/activityApi';
+import {
+  ACTIVITY_CHANGED,
+  recordTransfer,
+  reportTransferStatus,
+  type Transfer,
+} from '../activity/activityApi';
 import { readUsdcBalance } from '../wallet/useUsdcBalance';
 import { hasEnoughFunds } from './amount';
 import { signAndSend } from './sendTransfer';
@@ -134,4 +139,5 @@ async function follow(
     }
   }
   setProgress({ phase: outcome, hash, recordError });
+  if (transfer !== null) window.dispatchEvent(new Event(ACTIVITY_CHANGED));
 }
