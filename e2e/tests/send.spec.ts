@@ -97,6 +97,17 @@ test('sends 5 USDC to a phone number; the recipient sees it in their balance and
   await expect(received).toContainText(`From ${addressA.slice(0, 6)}…${addressA.slice(-4)}`);
   await expect(received).toContainText('Confirmed · verified on-chain');
   await snap(pageB, 'activity-received');
+
+  // B holds USDC but no ETH for the fee: sending USDC is refused before anything is signed.
+  await pageB.getByRole('button', { name: 'Send', exact: true }).click();
+  await pageB.getByLabel('A wallet address').check();
+  await pageB.getByLabel('Recipient address').fill(addressA);
+  await pageB.getByLabel('Asset').selectOption({ label: 'USDC' });
+  await pageB.getByLabel('Amount (USDC)').fill('1');
+  await expect(pageB.getByRole('status', { name: 'Network fee' })).toHaveText(/up to/);
+  await expect(
+    pageB.getByText('Not enough funds to cover the amount and the network fee. Add funds or send less.'),
+  ).toBeVisible();
   await contextB.close();
 });
 
