@@ -1,6 +1,6 @@
 import { DialError, errorFromBody } from '@dial/core';
 
-export type HttpMethod = 'GET' | 'POST';
+export type HttpMethod = 'GET' | 'POST' | 'PATCH';
 
 export interface RequestOptions {
   /** Sent as JSON. */

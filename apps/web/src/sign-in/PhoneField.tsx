@@ -14,6 +14,8 @@ interface PhoneFieldProps {
   error: string | null;
   disabled: boolean;
   inputRef?: RefObject<HTMLInputElement | null>;
+  /** The line under the field when there is no error (the sign-in form's by default). */
+  hint?: string;
 }
 
 /** The country picker and the phone number, formatted as it is typed. */
@@ -25,6 +27,7 @@ export function PhoneField({
   error,
   disabled,
   inputRef,
+  hint = 'We’ll text you a 6-digit code.',
 }: PhoneFieldProps) {
   const ownRef = useRef<HTMLInputElement>(null);
   const input = inputRef ?? ownRef;
@@ -78,7 +81,7 @@ export function PhoneField({
           aria-describedby={fieldMessageId('phone', error)}
         />
       </div>
-      <FieldMessage fieldId="phone" error={error} hint="We’ll text you a 6-digit code." />
+      <FieldMessage fieldId="phone" error={error} hint={hint} />
     </div>
   );
 }

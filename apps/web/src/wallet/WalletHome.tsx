@@ -1,6 +1,8 @@
 import { findChain, getUsdcAddress, shortenAddress } from '@dial/core';
 import { useCallback, useMemo, useState } from 'react';
+import { ActivityPanel } from '../activity/ActivityPanel';
 import type { AppConfig, User } from '../api/types';
+import { SendScreen } from '../send/SendScreen';
 import { ErrorMessage } from '../ui/ErrorMessage';
 import { Screen } from '../ui/Screen';
 import { describeIdentity } from './describeIdentity';
@@ -40,6 +42,25 @@ export function WalletHome({ user, config, address, onSignedOut }: WalletHomePro
   const signOut = useSignOut(onSignedOut);
   const identity = describeIdentity(user);
   const anyFailed = balance.state.status === 'failed' || usdc.state.status === 'failed';
+  const [sending, setSending] = useState(false);
+  const usdcOf = useCallback((id: number) => getUsdcAddress(id, config.localChain?.usdc), [config]);
+
+  if (sending) {
+    return (
+      <SendScreen
+        userId={user.id}
+        address={address}
+        chain={chain}
+        chains={chains}
+        usdcAddress={usdcAddress}
+        client={balance.client}
+        nativeBalance={balance.state}
+        usdcBalance={usdc.state}
+        onBalancesChanged={refreshBoth}
+        onClose={() => setSending(false)}
+      />
+    );
+  }
 
   return (
     <Screen title="Your wallet">
@@ -82,6 +103,9 @@ export function WalletHome({ user, config, address, onSignedOut }: WalletHomePro
         {testEth.error !== null && <ErrorMessage error={testEth.error} />}
         {testUsdc.error !== null && <ErrorMessage error={testUsdc.error} />}
         <div className="balance-actions">
+          <button type="button" className="button button-primary" onClick={() => setSending(true)}>
+            Send
+          </button>
           <button type="button" className="button button-secondary" onClick={() => void refreshBoth()}>
             {anyFailed ? 'Retry' : 'Refresh balance'}
           </button>
@@ -93,6 +117,7 @@ export function WalletHome({ user, config, address, onSignedOut }: WalletHomePro
       </div>
 
       <ReceivePanel address={address} networkName={chain.name} />
+      <ActivityPanel address={address} chains={chains} usdcOf={usdcOf} />
 
       {signOut.error !== null && <ErrorMessage error={signOut.error} />}
       <button

@@ -1,0 +1,217 @@
+import { USDC_DECIMALS } from '@dial/core';
+import { useCallback, useMemo, useState } from 'react';
+import type { Chain, PublicClient } from 'viem';
+import { countryName, initialCountry } from '../sign-in/countryList';
+import type { BalanceState } from '../wallet/useBalance';
+import type { UsdcBalanceState } from '../wallet/useUsdcBalance';
+import { type Funds, hasEnoughFunds, maxSendable, parseAmount, type SendAsset } from './amount';
+import type { FeeEstimate } from './networkFee';
+import { parseRecipientAddress, parseRecipientPhone, type RecipientMode } from './recipient';
+import { type TransferCall, transferCall } from './transferCall';
+import { useFeeEstimate } from './useFeeEstimate';
+import { useRecipientLookup } from './useRecipientLookup';
+
+/** What the send form holds; kept while the person checks the confirmation, so "Back" restores it. */
+export interface SendDraft {
+  mode: RecipientMode;
+  countryCode: string;
+  phone: string;
+  address: string;
+  asset: SendAsset;
+  amount: string;
+}
+
+/** Who receives: the wallet address, and the number it was found by when chosen by phone. */
+export interface Recipient {
+  address: `0x${string}`;
+  /** E.164, recorded with the transfer (the server masks it). */
+  phone?: string;
+  /** As the person typed it, grouped: "+44 7400 123456". */
+  phoneDisplay?: string;
+}
+
+/** Everything the confirmation step shows and the send uses, fixed when the person pressed "Review". */
+export interface SendPlan {
+  chain: Chain;
+  asset: SendAsset;
+  amount: bigint;
+  recipient: Recipient;
+  call: TransferCall;
+  estimate: FeeEstimate;
+}
+
+export interface SendFormOptions {
+  address: `0x${string}`;
+  chain: Chain;
+  usdcAddress: `0x${string}` | undefined;
+  client: PublicClient;
+  nativeBalance: BalanceState;
+  usdcBalance: UsdcBalanceState;
+}
+
+/** The asset's decimals and symbol on `chain`. */
+export function assetUnits(asset: SendAsset, chain: Chain): { decimals: number; symbol: string } {
+  return asset === 'usdc'
+    ? { decimals: USDC_DECIMALS, symbol: 'USDC' }
+    : { decimals: chain.nativeCurrency.decimals, symbol: chain.nativeCurrency.symbol };
+}
+
+/**
+ * The send form's state and everything read from it: the recipient (checked, and looked up when it is a
+ * number), the amount, the fee estimate for the transfer as it stands, and whether the balances cover it.
+ */
+export function useSendForm({
+  address,
+  chain,
+  usdcAddress,
+  client,
+  nativeBalance,
+  usdcBalance,
+}: SendFormOptions) {
+  const [draft, setDraft] = useState<SendDraft>(() => ({
+    mode: 'phone',
+    countryCode: initialCountry(),
+    phone: '',
+    address: '',
+    asset: 'native',
+    amount: '',
+  }));
+  /** Set by a first "Review": from then on every field's problem shows, not only the obvious ones. */
+  const [submitted, setSubmitted] = useState(false);
+  const update = useCallback(
+    (patch: Partial<SendDraft>) => setDraft((current) => ({ ...current, ...patch })),
+    [],
+  );
+
+  const asset: SendAsset = draft.asset === 'usdc' && usdcAddress !== undefined ? 'usdc' : 'native';
+  const units = assetUnits(asset, chain);
+
+  const phone = useMemo(
+    () => parseRecipientPhone(draft.phone, draft.countryCode, countryName),
+    [draft.phone, draft.countryCode],
+  );
+  const typedAddress = useMemo(() => parseRecipientAddress(draft.address), [draft.address]);
+  const lookup = useRecipientLookup(draft.mode === 'phone' && phone.ok ? phone.e164 : null);
+
+  let recipient: Recipient | null = null;
+  if (draft.mode === 'address' && typedAddress.ok) recipient = { address: typedAddress.address };
+  if (draft.mode === 'phone' && phone.ok && lookup.status === 'found' && lookup.e164 === phone.e164) {
+    recipient = { address: lookup.recipient.address, phone: phone.e164, phoneDisplay: phone.display };
+  }
+
+  const amount = useMemo(
+    () => parseAmount(draft.amount, units.decimals, units.symbol),
+    [draft.amount, units.decimals, units.symbol],
+  );
+  const funds: Funds | null =
+    nativeBalance.status === 'ready' && (asset === 'native' || usdcBalance.status === 'ready')
+      ? { native: nativeBalance.value, usdc: usdcBalance.status === 'ready' ? usdcBalance.value : undefined }
+      : null;
+
+  const balanceError =
+    nativeBalance.status === 'failed'
+      ? nativeBalance.error
+      : asset === 'usdc' && usdcBalance.status === 'failed'
+        ? usdcBalance.error
+        : null;
+
+  // The fee is estimated for the transfer as it stands: to our own address until there is a recipient (the
+  // gas of a plain transfer does not depend on who receives it), and for 0 while the amount is not one the
+  // chain would accept (an estimate of a transfer the balance cannot cover fails).
+  const available = funds === null ? 0n : asset === 'usdc' ? (funds.usdc ?? 0n) : funds.native;
+  const estimateAmount = amount.ok && amount.value <= available ? amount.value : 0n;
+  const call = useMemo(
+    () => transferCall(asset, recipient?.address ?? address, estimateAmount, usdcAddress),
+    [asset, recipient?.address, address, estimateAmount, usdcAddress],
+  );
+  const fee = useFeeEstimate(client, address, call);
+  const estimate = fee.state.status === 'ready' && fee.state.key === fee.key ? fee.state.estimate : null;
+
+  const enough =
+    amount.ok && estimate !== null && funds !== null
+      ? hasEnoughFunds(asset, amount.value, estimate.fee, funds)
+      : null;
+  const max = estimate !== null && funds !== null ? maxSendable(asset, funds, estimate.fee) : null;
+
+  const showAmountError = draft.amount.trim() !== '' || submitted;
+  const amountError = !amount.ok && showAmountError ? amount.message : null;
+  const recipientError =
+    draft.mode === 'phone'
+      ? !phone.ok && submitted
+        ? phone.message
+        : null
+      : !typedAddress.ok && (submitted || draft.address.trim().length >= 42)
+        ? typedAddress.message
+        : null;
+
+  /** Still working out whether the transfer can be reviewed: the fee estimate or the look-up is running. */
+  const settling =
+    fee.state.status === 'loading' ||
+    (fee.state.status === 'ready' && estimate === null) ||
+    (draft.mode === 'phone' && phone.ok && lookup.status === 'loading');
+
+  /**
+   * The plan to confirm; 'wait' while the fee or the recipient is still being worked out (ask again when
+   * `settling` turns false); null when something is missing or wrong (then every problem shows).
+   */
+  const review = useCallback((): SendPlan | 'wait' | null => {
+    setSubmitted(true);
+    if (recipient === null && draft.mode === 'phone' && phone.ok && lookup.status === 'loading')
+      return 'wait';
+    if (
+      recipient !== null &&
+      amount.ok &&
+      funds !== null &&
+      estimate === null &&
+      fee.state.status !== 'failed'
+    ) {
+      return 'wait';
+    }
+    if (recipient === null || !amount.ok || estimate === null || enough !== true) return null;
+    return {
+      chain,
+      asset,
+      amount: amount.value,
+      recipient,
+      call: transferCall(asset, recipient.address, amount.value, usdcAddress),
+      estimate,
+    };
+  }, [
+    recipient,
+    amount,
+    estimate,
+    enough,
+    chain,
+    asset,
+    usdcAddress,
+    draft.mode,
+    phone.ok,
+    lookup.status,
+    funds,
+    fee.state.status,
+  ]);
+
+  return {
+    draft,
+    update,
+    asset,
+    units,
+    phone,
+    lookup,
+    recipient,
+    amount,
+    amountError,
+    recipientError,
+    funds,
+    balanceError,
+    fee,
+    estimate,
+    enough,
+    max,
+    submitted,
+    settling,
+    review,
+  };
+}
+
+export type SendForm = ReturnType<typeof useSendForm>;

@@ -1,0 +1,143 @@
+import { DialError } from '@dial/core';
+import { useCallback, useRef, useState } from 'react';
+import type { Chain, PublicClient } from 'viem';
+import {
+  ACTIVITY_CHANGED,
+  recordTransfer,
+  reportTransferStatus,
+  type Transfer,
+} from '../activity/activityApi';
+import { readUsdcBalance } from '../wallet/useUsdcBalance';
+import { hasEnoughFunds } from './amount';
+import { signAndSend } from './sendTransfer';
+import type { SendPlan } from './useSendForm';
+
+export type SendProgress =
+  | { phase: 'idle' }
+  | { phase: 'checking' }
+  | { phase: 'signing' }
+  | {
+      phase: 'pending' | 'confirmed' | 'failed' | 'timed-out';
+      hash: `0x${string}`;
+      /** Why the transfer is missing from the activity list, or its status there is stale; null when fine. */
+      recordError: unknown;
+    };
+
+/** How long to wait for the receipt before saying the transfer is still pending. */
+const RECEIPT_TIMEOUT_MS = 5 * 60_000;
+
+export interface SendTransferOptions {
+  userId: string;
+  address: `0x${string}`;
+  chains: readonly Chain[];
+  client: PublicClient;
+  usdcAddress: `0x${string}` | undefined;
+  onBalancesChanged(): Promise<void>;
+}
+
+/**
+ * "Confirm and send": checks the balances once more (read fresh from the chain), signs and sends, records
+ * the transfer in the activity, waits for the receipt and reports its outcome, then reloads the balances.
+ * An error before the transaction is sent leaves nothing sent (`error`, phase back to idle).
+ */
+export function useSendTransfer({
+  userId,
+  address,
+  chains,
+  client,
+  usdcAddress,
+  onBalancesChanged,
+}: SendTransferOptions) {
+  const [progress, setProgress] = useState<SendProgress>({ phase: 'idle' });
+  const [error, setError] = useState<unknown>(null);
+  const busy = useRef(false);
+
+  const send = useCallback(
+    async (plan: SendPlan) => {
+      if (busy.current) return;
+      busy.current = true;
+      setError(null);
+      try {
+        setProgress({ phase: 'checking' });
+        let native: bigint;
+        let usdc: bigint | undefined;
+        try {
+          [native, usdc] = await Promise.all([
+            client.getBalance({ address }),
+            plan.asset === 'usdc' && usdcAddress !== undefined
+              ? readUsdcBalance(client, usdcAddress, address)
+              : Promise.resolve(undefined),
+          ]);
+        } catch (caught) {
+          throw new DialError('chain_unavailable', { cause: caught });
+        }
+        if (!hasEnoughFunds(plan.asset, plan.amount, plan.estimate.fee, { native, usdc })) {
+          void onBalancesChanged();
+          throw new DialError('insufficient_balance');
+        }
+
+        setProgress({ phase: 'signing' });
+        const hash = await signAndSend({
+          userId,
+          address,
+          chain: plan.chain,
+          chains,
+          call: plan.call,
+          estimate: plan.estimate,
+        });
+        await follow(plan, hash, client, setProgress);
+        await onBalancesChanged().catch(() => undefined);
+      } catch (caught) {
+        setError(caught);
+        setProgress({ phase: 'idle' });
+      } finally {
+        busy.current = false;
+      }
+    },
+    [userId, address, chains, client, usdcAddress, onBalancesChanged],
+  );
+
+  const clearError = useCallback(() => setError(null), []);
+  return { progress, error, send, clearError };
+}
+
+/** After the send: record, wait for the receipt, report it. Never throws: the transaction is out. */
+async function follow(
+  plan: SendPlan,
+  hash: `0x${string}`,
+  client: PublicClient,
+  setProgress: (progress: SendProgress) => void,
+): Promise<void> {
+  let recordError: unknown = null;
+  setProgress({ phase: 'pending', hash, recordError });
+  const recorded: Promise<Transfer | null> = recordTransfer({
+    chainId: plan.chain.id,
+    txHash: hash,
+    to: plan.recipient.address,
+    asset: plan.asset,
+    amount: plan.amount,
+    ...(plan.recipient.phone !== undefined ? { recipientPhone: plan.recipient.phone } : {}),
+  }).catch((caught: unknown) => {
+    recordError = caught;
+    setProgress({ phase: 'pending', hash, recordError });
+    return null;
+  });
+
+  let outcome: 'confirmed' | 'failed' | 'timed-out';
+  try {
+    const receipt = await client.waitForTransactionReceipt({ hash, timeout: RECEIPT_TIMEOUT_MS });
+    outcome = receipt.status === 'success' ? 'confirmed' : 'failed';
+  } catch {
+    outcome = 'timed-out';
+  }
+  const transfer = await recorded;
+  if (transfer !== null && outcome !== 'timed-out') {
+    try {
+      await reportTransferStatus(transfer.id, outcome);
+    } catch (caught) {
+      recordError = caught;
+    }
+  }
+  setProgress({ phase: outcome, hash, recordError });
+  if (transfer !== null) window.dispatchEvent(new Event(ACTIVITY_CHANGED));
+}
