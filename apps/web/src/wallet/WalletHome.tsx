@@ -1,6 +1,8 @@
 import { findChain, getUsdcAddress, shortenAddress } from '@dial/core';
 import { useCallback, useMemo, useState } from 'react';
 import type { AppConfig, User } from '../api/types';
+import { RecoveryReminder } from '../recovery/RecoveryReminder';
+import { SecurityPanel } from '../recovery/SecurityPanel';
 import { ErrorMessage } from '../ui/ErrorMessage';
 import { Screen } from '../ui/Screen';
 import { describeIdentity } from './describeIdentity';
@@ -45,6 +47,7 @@ export function WalletHome({ user, config, address, onSignedOut }: WalletHomePro
     <Screen title="Your wallet">
       {identity !== null && <p className="identity">Signed in as {identity}</p>}
       <p className="address-short">{shortenAddress(address)}</p>
+      <RecoveryReminder />
 
       <div className="panel">
         <NetworkPicker chains={chains} value={chain.id} onChange={setChainId} />
@@ -93,6 +96,7 @@ export function WalletHome({ user, config, address, onSignedOut }: WalletHomePro
       </div>
 
       <ReceivePanel address={address} networkName={chain.name} />
+      <SecurityPanel />
 
       {signOut.error !== null && <ErrorMessage error={signOut.error} />}
       <button
