@@ -10,6 +10,8 @@ interface KdfProgressProps {
 /** A long step with its progress bar and a status line that screen readers hear. */
 export function KdfProgress({ label, fraction }: KdfProgressProps) {
   const percent = fraction === null ? null : Math.round(fraction * 100);
+  // The status line moves in steps of 10 %, so a screen reader is not told every percent; the bar is exact.
+  const announced = percent === null ? null : Math.floor(percent / 10) * 10;
   return (
     <div className="kdf-progress">
       {percent === null ? (
@@ -18,7 +20,7 @@ export function KdfProgress({ label, fraction }: KdfProgressProps) {
         <progress aria-label={label} max={100} value={percent} />
       )}
       <p role="status" aria-live="polite">
-        {percent === null ? `${label}…` : `${label}… ${percent}%`}
+        {announced === null ? `${label}…` : `${label}… ${announced}%`}
       </p>
     </div>
   );

@@ -11,7 +11,7 @@ export function RecoveryReminder() {
 
   return (
     <section className="recovery-reminder" aria-labelledby="recovery-reminder-title">
-      <h2 id="recovery-reminder-title">Protect your wallet</h2>
+      <h2 id="recovery-reminder-title">Protect your funds</h2>
       <p>
         Your wallet's key lives in this browser. If this browser's data is lost (a new phone, cleared browsing
         data) and you have no recovery password or passkey, the wallet and its funds are gone for good: Dial

@@ -1,5 +1,4 @@
 import { DialError, decodeShare } from '@dial/core';
-import { scryptAsync } from '@noble/hashes/scrypt';
 import {
   decryptRecoveryShare,
   encryptRecoveryShare,
@@ -8,6 +7,7 @@ import {
   randomSalt,
   type ScryptKdf,
 } from './recoveryCipher';
+import { runScrypt } from './runScrypt';
 
 /**
  * scrypt's cost for new recovery passwords: N = 2^17, r = 8, p = 1 (128 MiB, about a second or two in a
@@ -19,7 +19,7 @@ export const SCRYPT_COST = { N: 2 ** 17, r: 8, p: 1 } as const;
 export type ProgressListener = (fraction: number) => void;
 
 /**
- * Derives the AES-256-GCM key of a recovery password with scrypt, in small async steps (the page stays
+ * Derives the AES-256-GCM key of a recovery password with scrypt, in a Web Worker (the page stays
  * responsive and `onProgress` can show how far it is). The password is NFKC-normalized, so the same
  * characters typed on another keyboard give the same key.
  *
@@ -32,14 +32,10 @@ export async function derivePasswordKey(
 ): Promise<CryptoKey> {
   let bytes: Uint8Array;
   try {
-    bytes = await scryptAsync(password.normalize('NFKC'), decodeShare(kdf.salt), {
-      N: kdf.N,
-      r: kdf.r,
-      p: kdf.p,
-      dkLen: 32,
-      asyncTick: 20,
-      ...(onProgress !== undefined ? { onProgress } : {}),
-    });
+    bytes = await runScrypt(
+      { password: password.normalize('NFKC'), salt: decodeShare(kdf.salt), N: kdf.N, r: kdf.r, p: kdf.p },
+      onProgress,
+    );
   } catch (error) {
     throw new DialError('invalid_data', { details: 'scrypt parameters not usable here', cause: error });
   }
