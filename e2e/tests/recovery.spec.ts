@@ -30,7 +30,7 @@ async function recordStatuses(page: Page): Promise<() => Promise<string[]>> {
     const seen: string[] = [];
     (window as unknown as { statuses: string[] }).statuses = seen;
     new MutationObserver(() => {
-      for (const element of document.querySelectorAll('[role="status"]')) {
+      for (const element of Array.from(document.querySelectorAll('[role="status"]'))) {
         const text = element.textContent ?? '';
         if (text !== '' && !seen.includes(text)) seen.push(text);
       }
@@ -172,6 +172,54 @@ test('without recovery, a fresh browser says the wallet cannot be opened there',
   }
 });
 
+test('wrong recovery passwords are limited: after the hour’s tries, the wait is shown', async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(180_000);
+  const email = uniqueEmail('ratelimit');
+  await page.goto('/');
+  await signInWithEmail(page, email);
+  await page
+    .getByRole('region', { name: 'Security' })
+    .getByRole('button', { name: 'Set up recovery' })
+    .click();
+  await page.getByLabel('Recovery password', { exact: true }).fill(PASSWORD);
+  await page.getByLabel('Confirm recovery password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Set up recovery' }).click();
+  await expect(page.getByRole('heading', { name: 'Your wallet', exact: true })).toBeVisible({
+    timeout: 60_000,
+  });
+
+  const fresh = await browser.newContext();
+  try {
+    const other = await fresh.newPage();
+    await signInExpectingRecovery(other, email);
+    const alert = other.getByRole('alert');
+    // 10 an hour, counting each fetch of the recovery share and each reported wrong password: 5 tries.
+    for (let attempt = 1; attempt <= 5; attempt++) {
+      await other.getByLabel('Recovery password').fill(`wrong password ${attempt}`);
+      await other.getByRole('button', { name: 'Recover wallet' }).click();
+      await expect(alert).toHaveText('That recovery password is not right. Check it and try again.', {
+        timeout: 30_000,
+      });
+      await expect(other.getByRole('button', { name: 'Recover wallet' })).not.toHaveAttribute(
+        'aria-disabled',
+        'true',
+      );
+    }
+    // Even the right password now waits: the limit is per user, not per guess.
+    await other.getByLabel('Recovery password').fill(PASSWORD);
+    await other.getByRole('button', { name: 'Recover wallet' }).click();
+    await expect(alert).toHaveText(
+      /^Too many attempts\. Wait a little, then try again\. You can try again in \d+ minutes?\.$/,
+    );
+    await snap(other, 'recovery-rate-limited');
+  } finally {
+    await fresh.close();
+  }
+});
+
 test('a passkey protects recovery (virtual authenticator with PRF) and recovers the wallet after data loss', async ({
   page,
   context,
@@ -233,5 +281,24 @@ test('a passkey protects recovery (virtual authenticator with PRF) and recovers 
   );
   await page.reload();
   await page.getByRole('button', { name: 'Use my passkey' }).click();
+  expect(await walletAddress(page)).toBe(address);
+
+  // Changing recovery (passkey → password) is the same rotation; the wallet stays open.
+  await page
+    .getByRole('region', { name: 'Security' })
+    .getByRole('button', { name: 'Change recovery' })
+    .click();
+  await expect(page.getByRole('heading', { name: 'Change recovery' })).toBeVisible();
+  await expect(page.getByText('Your old recovery passkey will stop working.')).toBeVisible();
+  await page.getByRole('radio', { name: /A recovery password/ }).check();
+  await page.getByLabel('Recovery password', { exact: true }).fill(PASSWORD);
+  await page.getByLabel('Confirm recovery password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Change recovery' }).click();
+  await expect(page.getByRole('heading', { name: 'Your wallet', exact: true })).toBeVisible({
+    timeout: 60_000,
+  });
+  const changed = page.getByRole('region', { name: 'Security' });
+  await expect(changed).toContainText('Recovery: recovery password, set up on');
+  await expect(changed.getByRole('status')).toHaveText('Recovery is changed.');
   expect(await walletAddress(page)).toBe(address);
 });
