@@ -7,6 +7,7 @@ import { ConfirmWithCode } from '../reauth/ConfirmWithCode';
 import { ErrorMessage } from '../ui/ErrorMessage';
 import { Screen } from '../ui/Screen';
 import { describeIdentity } from '../wallet/describeIdentity';
+import { deviceShareStore } from '../wallet/deviceShareStore';
 import { KdfProgress } from './KdfProgress';
 import { PasswordFields } from './PasswordFields';
 import { createRecoveryPasskey, passkeySupported } from './passkey';
@@ -62,12 +63,29 @@ export default function RecoverySetup({ user, current, onDone, onCancel }: Recov
       : null;
   const working = step.kind === 'working';
 
+  /** The server took the new shares: back to the wallet with the recovery status it now holds. */
   const finish = async () => {
     setStep({ kind: 'working', label: 'Checking', fraction: null });
-    const wallet = await getWallet();
+    let recovery: StoredWallet['recovery'] = { method, createdAt: new Date().toISOString() };
+    try {
+      recovery = (await getWallet()).recovery ?? recovery;
+    } catch {
+      // The rotation is done; if the status cannot be read just now, show what was set up.
+    }
     setPassword('');
     setConfirmation('');
-    onDone(wallet.recovery);
+    onDone(recovery);
+  };
+
+  /** Leaving while a code is awaited: the new split's device share will never be used. */
+  const cancel = () => {
+    const pending = rotation.awaitingCode;
+    if (pending !== null) {
+      void deviceShareStore.discard(pending.userId, pending.address, pending.generation).catch(() => {
+        // Harmless if it stays: the next opening keeps only the share of the server's generation.
+      });
+    }
+    onCancel();
   };
 
   const submit = async (event: FormEvent) => {
@@ -137,7 +155,7 @@ export default function RecoverySetup({ user, current, onDone, onCancel }: Recov
           reason="Your sign-in was a while ago, so confirm it's you with a new code before your wallet's keys are changed."
           onConfirmed={() => void resume()}
         />
-        <button type="button" className="button button-link" onClick={onCancel}>
+        <button type="button" className="button button-link" onClick={cancel}>
           Cancel
         </button>
       </Screen>
