@@ -82,8 +82,13 @@ async function unlockOrReport(open: () => Promise<Uint8Array>, message?: string)
     return await open();
   } catch (error) {
     if (!isDialError(error, 'wrong_recovery_password')) throw error;
-    // A 429 here means this was the last try of the hour: say that, with the wait.
-    await reportRecoveryFailed();
+    try {
+      await reportRecoveryFailed();
+    } catch (reportError) {
+      // A 429 here means this was the last try of the hour: say that, with the wait. Any other failure
+      // to report does not change what the person needs to know: the password was wrong.
+      if (isDialError(reportError, 'too_many_requests')) throw reportError;
+    }
     throw message === undefined ? error : new DialError('wrong_recovery_password', { message, cause: error });
   }
 }
