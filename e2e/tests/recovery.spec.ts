@@ -86,6 +86,12 @@ test('a recovery password set up in one browser recovers the wallet in a fresh o
   await page.getByRole('button', { name: 'Set up recovery' }).click();
   await expect(page.getByText('The two passwords are not the same.')).toBeVisible();
   await snap(page, 'recovery-setup-errors');
+  await page.setViewportSize({ width: 360, height: 740 });
+  expect(
+    await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
+  ).toBeLessThanOrEqual(0);
+  await snap(page, 'recovery-setup-360');
+  await page.setViewportSize({ width: 1280, height: 720 });
   await page.getByLabel('Confirm recovery password').fill(PASSWORD);
   const statuses = await recordStatuses(page);
   await page.getByRole('button', { name: 'Set up recovery' }).click();
