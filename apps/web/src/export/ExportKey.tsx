@@ -21,14 +21,12 @@ type Step = { kind: 'confirm' } | { kind: 'loading' } | { kind: 'shown'; private
 /**
  * "Export private key": a warning, a fresh code to the person's own phone or e-mail, then the key rebuilt
  * from this browser's device share and the auth share the server releases after the code. Hidden until
- * "Reveal"; forgotten when the screen closes.
+ * "Reveal" (and again when the page is hidden); it lives only in this screen's state, so it is dropped when
+ * the screen closes.
  */
 export default function ExportKey({ userId, address, onClose }: ExportKeyProps) {
   const [step, setStep] = useState<Step>({ kind: 'confirm' });
   const [error, setError] = useState<unknown>(null);
-
-  // Leaving the screen drops the key (the state goes with the component; this makes it explicit).
-  useEffect(() => () => setStep({ kind: 'confirm' }), []);
 
   const load = async () => {
     setError(null);
@@ -91,6 +89,15 @@ function ShownKey({ privateKey }: { privateKey: `0x${string}` }) {
   const [revealed, setRevealed] = useState(false);
   const keyRef = useRef<HTMLElement>(null);
   const { copy, feedback } = useCopyAddress(privateKey, keyRef);
+
+  // Hidden again when the person switches away (another app, another tab, the app switcher's preview).
+  useEffect(() => {
+    const hide = () => {
+      if (document.visibilityState === 'hidden') setRevealed(false);
+    };
+    document.addEventListener('visibilitychange', hide);
+    return () => document.removeEventListener('visibilitychange', hide);
+  }, []);
 
   return (
     <div className="reauth">
