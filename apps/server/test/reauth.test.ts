@@ -55,6 +55,8 @@ describe.each(DIALECTS)('re-authentication and export on %s', (dialect) => {
     });
     const message = t.transport.sent.at(-1);
     expect(message).toMatchObject({ channel: 'sms', to: PHONE });
+    // Worded as a confirmation, not a sign-in: the owner notices a request they did not make.
+    expect(message?.text).toMatch(/^Your Dial confirmation code is \d{6}\. Someone asked to confirm/);
     const verified = await t.post('/api/auth/reauth/verify', { code: message?.code }, { token });
     expect(verified.statusCode).toBe(200);
     const until = new Date(t.clock.now().getTime() + REAUTH_VALID_SECONDS * 1000).toISOString();
@@ -76,6 +78,7 @@ describe.each(DIALECTS)('re-authentication and export on %s', (dialect) => {
     const started = await t.post('/api/auth/reauth/start', {}, { token });
     expect(started.json()).toMatchObject({ ok: true, channel: 'email' });
     const code = t.transport.lastCode(EMAIL);
+    expect(t.transport.sent.at(-1)?.subject).toBe(`Your Dial confirmation code: ${code}`);
     expect((await t.post('/api/auth/reauth/verify', { code }, { token })).statusCode).toBe(200);
     expect((await t.get('/api/wallet/export', { token })).statusCode).toBe(200);
   });

@@ -83,4 +83,23 @@ describe('combineWalletShares', () => {
     const wallet = await createWalletShares(HARDHAT_KEY);
     await expectMismatch(combineWalletShares([wallet.deviceShare, new Uint8Array()], wallet.address));
   });
+
+  it('after a rotation (a new split of the same key), an old share no longer combines with a new one', async () => {
+    const before = await createWalletShares(HARDHAT_KEY);
+    const key = await combineWalletShares([before.deviceShare, before.authShare], HARDHAT_ADDRESS);
+    const after = await createWalletShares(key);
+    expect(after.address).toBe(HARDHAT_ADDRESS);
+    // The new split works on its own, with any two of its shares…
+    await expect(combineWalletShares([after.deviceShare, after.authShare], HARDHAT_ADDRESS)).resolves.toBe(
+      HARDHAT_KEY,
+    );
+    await expect(combineWalletShares([after.recoveryShare, after.authShare], HARDHAT_ADDRESS)).resolves.toBe(
+      HARDHAT_KEY,
+    );
+    // …but the old device or recovery share and the new auth share rebuild nothing: an old browser (or
+    // an old recovery share) must be recovered again.
+    await expectMismatch(combineWalletShares([before.deviceShare, after.authShare], HARDHAT_ADDRESS));
+    await expectMismatch(combineWalletShares([before.recoveryShare, after.authShare], HARDHAT_ADDRESS));
+    await expectMismatch(combineWalletShares([after.deviceShare, before.authShare], HARDHAT_ADDRESS));
+  });
 });

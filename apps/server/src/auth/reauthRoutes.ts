@@ -44,7 +44,7 @@ export function registerReauthRoutes(app: TypedApp, ctx: AppContext): void {
     },
     async (request) => {
       const targets = reauthTargets(request.user!);
-      await sendCode(ctx, targets, request, UNAVAILABLE);
+      await sendCode(ctx, { ...targets, purpose: 'reauth' }, request, UNAVAILABLE);
       return {
         ok: true as const,
         channel: targets.to.channel,

@@ -1,7 +1,7 @@
 import { DialError } from '@dial/core';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../appContext.js';
-import { createMessageText, DeliveryError } from '../delivery/index.js';
+import { createMessageText, createReauthMessageText, DeliveryError } from '../delivery/index.js';
 import { consumeRateLimit } from '../rateLimit/consumeRateLimit.js';
 import {
   type CodeTarget,
@@ -22,6 +22,8 @@ export interface CodeDelivery {
    * never re-authenticates.
    */
   storedAs?: CodeTarget;
+  /** What the code is for, which picks the message's wording: `sign-in` (the default) or `reauth`. */
+  purpose?: 'sign-in' | 'reauth';
 }
 
 /**
@@ -68,7 +70,8 @@ export async function sendCode(
     throw new DialError('too_many_requests', { retryAfterSeconds, details: 'cooldown' });
   }
 
-  const { subject, text } = createMessageText(to.channel, code);
+  const write = delivery.purpose === 'reauth' ? createReauthMessageText : createMessageText;
+  const { subject, text } = write(to.channel, code);
   try {
     await transport.send({ channel: to.channel, to: to.identifier, subject, text, code });
   } catch (error) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createMessageText } from './messageText.js';
+import { createMessageText, createReauthMessageText } from './messageText.js';
 
 describe('createMessageText', () => {
   it('writes a one-paragraph SMS with the code, its lifetime and a warning', () => {
@@ -26,5 +26,25 @@ describe('createMessageText', () => {
     expect(createMessageText('email', '000111', 'Acme Wallet').subject).toBe(
       'Your Acme Wallet sign-in code: 000111',
     );
+  });
+});
+
+describe('createReauthMessageText', () => {
+  it('calls it a confirmation code and says someone asked to confirm a sensitive action', () => {
+    expect(createReauthMessageText('sms', '123456')).toEqual({
+      subject: 'Your Dial confirmation code',
+      text:
+        'Your Dial confirmation code is 123456. Someone asked to confirm a sensitive action on your account. ' +
+        "If it wasn't you, don't share this code with anyone. It expires in 10 minutes.",
+    });
+  });
+
+  it('puts the code in the e-mail subject, never the sign-in wording', () => {
+    const { subject, text } = createReauthMessageText('email', '654321');
+    expect(subject).toBe('Your Dial confirmation code: 654321');
+    expect(text).toContain('Your Dial confirmation code is 654321.');
+    expect(text).toContain('Someone asked to confirm a sensitive action on your Dial account');
+    expect(text).toContain('It expires in 10 minutes.');
+    expect(text).not.toMatch(/sign-in code/);
   });
 });

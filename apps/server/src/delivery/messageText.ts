@@ -33,3 +33,37 @@ export function createMessageText(
     ].join('\n'),
   };
 }
+
+/**
+ * Writes the subject and text that carry a re-authentication code: worded apart from sign-in codes, so a
+ * person who did not ask to confirm anything (someone else holds their session) notices and does not pass
+ * the code on.
+ *
+ * @example
+ * createReauthMessageText('sms', '123456').text
+ * // "Your Dial confirmation code is 123456. Someone asked to confirm a sensitive action on your account. …"
+ */
+export function createReauthMessageText(
+  kind: Channel,
+  code: string,
+  appName = 'Dial',
+): { subject: string; text: string } {
+  const warning = `If it wasn't you, don't share this code with anyone.`;
+  if (kind === 'sms') {
+    return {
+      subject: `Your ${appName} confirmation code`,
+      text: `Your ${appName} confirmation code is ${code}. Someone asked to confirm a sensitive action on your account. ${warning} It expires in ${EXPIRES_IN_MINUTES} minutes.`,
+    };
+  }
+  return {
+    subject: `Your ${appName} confirmation code: ${code}`,
+    text: [
+      `Your ${appName} confirmation code is ${code}.`,
+      '',
+      `Someone asked to confirm a sensitive action on your ${appName} account, such as showing the wallet's private key or changing how it is recovered.`,
+      `It expires in ${EXPIRES_IN_MINUTES} minutes. ${warning}`,
+      `If you didn't ask for it, sign out of ${appName} on devices you don't recognise.`,
+      '',
+    ].join('\n'),
+  };
+}

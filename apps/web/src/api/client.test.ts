@@ -95,6 +95,17 @@ describe('requestJson', () => {
     await expect(requestJson('GET', '/api/me')).rejects.toBe(abort);
   });
 
+  it('answers undefined for 204 No Content', async () => {
+    stubFetch(async () => new Response(null, { status: 204 }));
+    await expect(requestJson('POST', '/api/wallet/recovery/failed', { body: {} })).resolves.toBeUndefined();
+  });
+
+  it('sends PUT with its JSON body', async () => {
+    const fetch = stubFetch(async () => json({ generation: 2 }));
+    await requestJson('PUT', '/api/wallet/shares', { body: { expectedGeneration: 1 } });
+    expect(fetch.mock.calls[0]![1]).toMatchObject({ method: 'PUT', body: '{"expectedGeneration":1}' });
+  });
+
   it('rejects a successful answer that is not JSON as internal_error', async () => {
     stubFetch(async () => new Response('ok', { status: 200 }));
     const error = await requestJson('GET', '/api/health').catch((e: unknown) => e);

@@ -1,6 +1,6 @@
 import { DialError, errorFromBody } from '@dial/core';
 
-export type HttpMethod = 'GET' | 'POST' | 'PATCH';
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH';
 
 export interface RequestOptions {
   /** Sent as JSON. */
@@ -34,6 +34,8 @@ export async function requestJson<T>(
     throw new DialError('network_error', { cause: error, details: `${method} ${path}` });
   }
 
+  // 204 No Content: nothing to read (callers of such routes expect `undefined`).
+  if (response.status === 204) return undefined as T;
   const body = await readJson(response);
   if (!response.ok) throw toDialError(response, body);
   if (body === undefined) {

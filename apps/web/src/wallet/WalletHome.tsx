@@ -2,6 +2,8 @@ import { findChain, getUsdcAddress, shortenAddress } from '@dial/core';
 import { useCallback, useMemo, useState } from 'react';
 import { ActivityPanel } from '../activity/ActivityPanel';
 import type { AppConfig, User } from '../api/types';
+import { RecoveryReminder } from '../recovery/RecoveryReminder';
+import { SecurityPanel } from '../recovery/SecurityPanel';
 import { SendScreen } from '../send/SendScreen';
 import { ErrorMessage } from '../ui/ErrorMessage';
 import { Screen } from '../ui/Screen';
@@ -66,6 +68,7 @@ export function WalletHome({ user, config, address, onSignedOut }: WalletHomePro
     <Screen title="Your wallet">
       {identity !== null && <p className="identity">Signed in as {identity}</p>}
       <p className="address-short">{shortenAddress(address)}</p>
+      <RecoveryReminder />
 
       <div className="panel">
         <NetworkPicker chains={chains} value={chain.id} onChange={setChainId} />
@@ -118,6 +121,7 @@ export function WalletHome({ user, config, address, onSignedOut }: WalletHomePro
 
       <ReceivePanel address={address} networkName={chain.name} />
       <ActivityPanel address={address} chains={chains} usdcOf={usdcOf} />
+      <SecurityPanel />
 
       {signOut.error !== null && <ErrorMessage error={signOut.error} />}
       <button

@@ -1,3 +1,12 @@
+import {
+  entryKey,
+  findEntry,
+  generationsOf,
+  keepOnlyEntry,
+  removeEntry,
+  shareAdditionalData,
+  type UserShares,
+} from './deviceShareRecords';
 import { openDatabase, requestResult, transactionDone } from './indexedDb';
 
 /**
@@ -5,16 +14,19 @@ import { openDatabase, requestResult, transactionDone } from './indexedDb';
  *
  * - store `keys`: one AES-GCM 256 key, generated here as NON-EXTRACTABLE and stored as the CryptoKey object
  *   itself (structured clone keeps it non-extractable), so page scripts can use it but never read it out;
- * - store `shares`: per user id, the device share of each wallet address, encrypted with that key under a
- *   random 12-byte IV, with the user id and address as additional data (a share copied to another user's
- *   or address's record fails to decrypt).
+ * - store `shares`: per user id, the device share of each (wallet address, share generation), encrypted with
+ *   that key under a random 12-byte IV, with the user id, address and generation as additional data (a
+ *   share copied to another user's, address's or generation's entry fails to decrypt). See
+ *   `deviceShareRecords.ts` for the entries written before generations existed (generation 1).
  *
- * Shares are kept per address inside the user's record so that two tabs creating a wallet at once cannot
- * overwrite each other's share: the tab whose wallet the server refused discards only its own.
+ * Shares are kept per (address, generation) inside the user's record so that two tabs creating a wallet at
+ * once cannot overwrite each other's share (the tab whose wallet the server refused discards only its own),
+ * and so that a rotation can save the new split's share before the server takes it while keeping the old
+ * one until it has: whichever generation the server holds, this browser still has its share.
  */
 export const deviceShareStore = {
-  /** Encrypts and stores the device share of `address` for `userId`. */
-  async save(userId: string, address: string, share: Uint8Array): Promise<void> {
+  /** Encrypts and stores the device share of `address`'s split number `generation` for `userId`. */
+  async save(userId: string, address: string, share: Uint8Array, generation: number): Promise<void> {
     const db = await database();
     const key = await deviceKey(db);
     const iv = crypto.getRandomValues(new Uint8Array(12));
@@ -22,7 +34,7 @@ export const deviceShareStore = {
     let ciphertext: ArrayBuffer;
     try {
       ciphertext = await crypto.subtle.encrypt(
-        { name: 'AES-GCM', iv, additionalData: additionalData(userId, address) },
+        { name: 'AES-GCM', iv, additionalData: shareAdditionalData(userId, address, generation) },
         key,
         plain,
       );
@@ -30,23 +42,28 @@ export const deviceShareStore = {
       plain.fill(0);
     }
     await updateRecord(db, userId, (record) => {
-      record.shares[addressKey(address)] = { address, iv, ciphertext };
+      removeEntry(record, address, generation);
+      record.shares[entryKey(address, generation)] = { address, generation, iv, ciphertext };
     });
   },
 
-  /** The device share of `address` for `userId`, or null when this browser has none it can read. */
-  async load(userId: string, address: string): Promise<Uint8Array | null> {
+  /** The device share of (`address`, `generation`) for `userId`, or null when this browser has none it can read. */
+  async load(userId: string, address: string, generation: number): Promise<Uint8Array | null> {
     const db = await database();
     const transaction = db.transaction([SHARES, KEYS], 'readonly');
     const [record, key] = await Promise.all([
       requestResult<UserShares | undefined>(transaction.objectStore(SHARES).get(userId)),
       requestResult<unknown>(transaction.objectStore(KEYS).get(KEY_ID)),
     ]);
-    const entry = record?.shares[addressKey(address)];
+    const entry = findEntry(record, address, generation);
     if (entry === undefined || !(key instanceof CryptoKey)) return null;
     try {
       const plain = await crypto.subtle.decrypt(
-        { name: 'AES-GCM', iv: entry.iv, additionalData: additionalData(userId, address) },
+        {
+          name: 'AES-GCM',
+          iv: entry.iv,
+          additionalData: shareAdditionalData(userId, address, entry.generation),
+        },
         key,
         entry.ciphertext,
       );
@@ -57,22 +74,28 @@ export const deviceShareStore = {
     }
   },
 
-  /** Forgets the device share of `address` for `userId` (a wallet the server did not register). */
-  async discard(userId: string, address: string): Promise<void> {
+  /** The generations of `address` this browser holds a device share of (e.g. an old one after a rotation elsewhere). */
+  async generations(userId: string, address: string): Promise<number[]> {
     const db = await database();
-    await updateRecord(db, userId, (record) => {
-      delete record.shares[addressKey(address)];
-    });
+    const record = await requestResult<UserShares | undefined>(
+      db.transaction(SHARES, 'readonly').objectStore(SHARES).get(userId),
+    );
+    return generationsOf(record, address);
   },
 
-  /** Forgets every device share of `userId` except the one of `address` (the wallet the server holds). */
-  async keepOnly(userId: string, address: string): Promise<void> {
+  /** Forgets the device share of (`address`, `generation`): a split the server did not take. */
+  async discard(userId: string, address: string, generation: number): Promise<void> {
     const db = await database();
-    await updateRecord(db, userId, (record) => {
-      for (const other of Object.keys(record.shares)) {
-        if (other !== addressKey(address)) delete record.shares[other];
-      }
-    });
+    await updateRecord(db, userId, (record) => removeEntry(record, address, generation));
+  },
+
+  /**
+   * Forgets every device share of `userId` except the one of (`address`, `generation`): the split the
+   * server holds. Other wallets' shares and older or abandoned generations go.
+   */
+  async keepOnly(userId: string, address: string, generation: number): Promise<void> {
+    const db = await database();
+    await updateRecord(db, userId, (record) => keepOnlyEntry(record, address, generation));
   },
 };
 
@@ -81,18 +104,6 @@ const DB_VERSION = 1;
 const KEYS = 'keys';
 const SHARES = 'shares';
 const KEY_ID = 'device-share-key';
-
-interface EncryptedShare {
-  address: string;
-  iv: Uint8Array<ArrayBuffer>;
-  ciphertext: ArrayBuffer;
-}
-
-interface UserShares {
-  userId: string;
-  /** By lower-case address. */
-  shares: Record<string, EncryptedShare>;
-}
 
 let opening: Promise<IDBDatabase> | undefined;
 
@@ -159,12 +170,4 @@ async function updateRecord(
   if (Object.keys(record.shares).length === 0) store.delete(userId);
   else store.put(record, userId);
   await transactionDone(transaction);
-}
-
-function addressKey(address: string): string {
-  return address.toLowerCase();
-}
-
-function additionalData(userId: string, address: string): Uint8Array<ArrayBuffer> {
-  return new TextEncoder().encode(JSON.stringify(['dial-device-share', 1, userId, addressKey(address)]));
 }

@@ -13,8 +13,27 @@ import { deviceShareStore } from './deviceShareStore';
 /** What opening the wallet is doing, for the status line. */
 export type OpenWalletStage = 'opening' | 'creating';
 
+/** An opened wallet: this browser's device share and the server's auth share rebuild its key. */
 export interface OpenedWallet {
   address: `0x${string}`;
+  /** The split the shares belong to. */
+  generation: number;
+  /** How recovery is protected, or null when it is not set up. */
+  recovery: StoredWallet['recovery'];
+}
+
+/**
+ * The server has a wallet with recovery set up, but this browser holds no device share of its current
+ * generation: the person can recover it here with their recovery password or passkey.
+ */
+export interface WalletToRecover {
+  needsRecovery: true;
+  wallet: StoredWallet;
+  /**
+   * This browser holds a share of an older generation: the shares were replaced elsewhere (recovery on
+   * another device, or recovery changed there), so the share here no longer opens the wallet.
+   */
+  hasOlderShare: boolean;
 }
 
 /**
@@ -23,14 +42,21 @@ export interface OpenedWallet {
  * - No wallet yet: create the key shares, store the device share in this browser FIRST (a wallet the server
  *   knows but whose device share was never kept could not be opened), then register the address and the
  *   auth share. If another tab or device registered a wallet first (409), forget our share and open theirs.
- * - A wallet: rebuild the key from this browser's device share and the server's auth share, which checks
- *   that the two belong to this address; the key is dropped right after (signing comes later).
+ * - A wallet: rebuild the key from this browser's device share of the server's current share generation and
+ *   the server's auth share, which checks that the two belong to this address; the key is dropped right
+ *   after (signing comes later). Device shares of other generations (a rotation that was abandoned, or
+ *   that replaced them) are then forgotten.
+ * - No device share of that generation: with recovery set up, the person can recover the wallet here
+ *   ({@link WalletToRecover}); without it, `recovery_not_set_up` says the wallet cannot be opened here.
  *
  * Runs under a Web Lock per user, so tabs of this browser never race to create two wallets.
  *
- * @throws {DialError} `device_share_missing`, `wallet_mismatch`, or an API error.
+ * @throws {DialError} `recovery_not_set_up`, `wallet_mismatch`, or an API error.
  */
-export function openWallet(userId: string, onStage: (stage: OpenWalletStage) => void): Promise<OpenedWallet> {
+export function openWallet(
+  userId: string,
+  onStage: (stage: OpenWalletStage) => void,
+): Promise<OpenedWallet | WalletToRecover> {
   return withLock(`dial-wallet-${userId}`, () => openOrCreate(userId, onStage, true));
 }
 
@@ -38,13 +64,10 @@ async function openOrCreate(
   userId: string,
   onStage: (stage: OpenWalletStage) => void,
   mayCreate: boolean,
-): Promise<OpenedWallet> {
+): Promise<OpenedWallet | WalletToRecover> {
   onStage('opening');
   const stored = await findWallet();
-  if (stored !== null) {
-    await checkWallet(userId, stored);
-    return { address: stored.address };
-  }
+  if (stored !== null) return checkWallet(userId, stored);
   if (!mayCreate) throw new DialError('internal_error', { details: 'wallet not found after a 409' });
 
   onStage('creating');
@@ -62,9 +85,17 @@ async function findWallet(): Promise<StoredWallet | null> {
   }
 }
 
-async function checkWallet(userId: string, stored: StoredWallet): Promise<void> {
-  const deviceShare = await deviceShareStore.load(userId, stored.address);
-  if (deviceShare === null) throw new DialError('device_share_missing');
+async function checkWallet(userId: string, stored: StoredWallet): Promise<OpenedWallet | WalletToRecover> {
+  const deviceShare = await deviceShareStore.load(userId, stored.address, stored.generation);
+  if (deviceShare === null) {
+    if (stored.recovery === null) throw new DialError('recovery_not_set_up');
+    const held = await deviceShareStore.generations(userId, stored.address);
+    return {
+      needsRecovery: true,
+      wallet: stored,
+      hasOlderShare: held.some((generation) => generation < stored.generation),
+    };
+  }
   let authShare: Uint8Array | undefined;
   try {
     authShare = decodeShare(stored.authShare);
@@ -75,31 +106,31 @@ async function checkWallet(userId: string, stored: StoredWallet): Promise<void> 
     deviceShare.fill(0);
     authShare?.fill(0);
   }
-  await deviceShareStore.keepOnly(userId, stored.address);
+  await deviceShareStore.keepOnly(userId, stored.address, stored.generation);
+  return { address: stored.address, generation: stored.generation, recovery: stored.recovery };
 }
 
 /** Creates the wallet; null when the server already has one (409). */
 async function createAndRegister(userId: string): Promise<OpenedWallet | null> {
   const { address, deviceShare, authShare, recoveryShare } = await createWalletShares();
   try {
-    // The recovery share, the third of the 2-of-3 split, is deliberately not kept anywhere for now: it is
-    // zeroed below with the others. Until Dial offers account recovery (which will hand this share to its
-    // owner), the wallet opens only from this browser's device share plus the server's auth share, so
-    // clearing this browser's data loses the wallet.
-    await deviceShareStore.save(userId, address, deviceShare);
+    // The recovery share of this first split is not kept: setting up recovery (which the wallet home asks
+    // for) makes a new split and stores that split's recovery share, encrypted. Until then the wallet opens
+    // only from this browser's device share plus the server's auth share.
+    await deviceShareStore.save(userId, address, deviceShare, 1);
     try {
       await createWallet(address, encodeShare(authShare));
     } catch (error) {
       if (isDialError(error, 'embedded_wallet_already_exists')) {
-        await deviceShareStore.discard(userId, address);
+        await deviceShareStore.discard(userId, address, 1);
         return null;
       }
       // Other failures keep the saved share: the server may have registered the wallet before the answer
       // was lost, and then opening it again needs this share.
       throw error;
     }
-    await deviceShareStore.keepOnly(userId, address);
-    return { address };
+    await deviceShareStore.keepOnly(userId, address, 1);
+    return { address, generation: 1, recovery: null };
   } finally {
     // Best effort: the base64 copy sent to the server is a string, which cannot be wiped.
     deviceShare.fill(0);

@@ -9,15 +9,18 @@ import { deviceShareStore } from './deviceShareStore';
  * device share plus the auth share the server gives the owner's session, checked against `address`.
  * Callers use it for one request and drop it (the embedded provider's `getAccount` does exactly that).
  *
- * @throws {DialError} `device_share_missing`, `wallet_mismatch` (the shares do not rebuild `address`'s key,
- * e.g. the server's shares were rotated by another device), or an API error.
+ * The device share is the one of the server's current share generation: after a rotation on another device
+ * this browser has none (`device_share_missing`) until the wallet is recovered here.
+ *
+ * @throws {DialError} `device_share_missing`, `wallet_mismatch` (the shares do not rebuild `address`'s key),
+ * or an API error.
  */
 export async function loadSigningAccount(userId: string, address: `0x${string}`): Promise<LocalAccount> {
   const stored = await getWallet();
   if (stored.address.toLowerCase() !== address.toLowerCase()) {
     throw new DialError('wallet_mismatch', { details: 'the server holds another wallet' });
   }
-  const deviceShare = await deviceShareStore.load(userId, stored.address);
+  const deviceShare = await deviceShareStore.load(userId, stored.address, stored.generation);
   if (deviceShare === null) throw new DialError('device_share_missing');
   const authShare = decodeShare(stored.authShare);
   try {

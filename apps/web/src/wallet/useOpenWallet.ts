@@ -1,14 +1,18 @@
 import type { DialError } from '@dial/core';
 import { useCallback, useEffect, useState } from 'react';
 import { toDialError } from '../api/describeError';
-import { type OpenedWallet, type OpenWalletStage, openWallet } from './openWallet';
+import { type OpenedWallet, type OpenWalletStage, openWallet, type WalletToRecover } from './openWallet';
 
 export type OpenWalletState =
   | { status: OpenWalletStage }
   | { status: 'ready'; wallet: OpenedWallet }
+  | { status: 'recover'; toRecover: WalletToRecover }
   | { status: 'failed'; error: DialError };
 
-/** Opens (or creates) the user's wallet when the wallet screen appears; `retry` tries again. */
+/**
+ * Opens (or creates) the user's wallet when the wallet screen appears; `retry` tries again (also after a
+ * recovery or a rotation, to open the new split).
+ */
 export function useOpenWallet(userId: string) {
   const [state, setState] = useState<OpenWalletState>({ status: 'opening' });
   const [attempt, setAttempt] = useState(0);
@@ -20,8 +24,13 @@ export function useOpenWallet(userId: string) {
     openWallet(userId, (stage) => {
       if (current) setState({ status: stage });
     }).then(
-      (wallet) => {
-        if (current) setState({ status: 'ready', wallet });
+      (result) => {
+        if (!current) return;
+        setState(
+          'needsRecovery' in result
+            ? { status: 'recover', toRecover: result }
+            : { status: 'ready', wallet: result },
+        );
       },
       (error: unknown) => {
         if (current) setState({ status: 'failed', error: toDialError(error) });

@@ -1,0 +1,126 @@
+import '../recovery/recovery.css';
+import { DialError } from '@dial/core';
+import { useEffect, useRef, useState } from 'react';
+import { toDialError } from '../api/describeError';
+import { getWalletExport } from '../api/shareEndpoints';
+import { ConfirmWithCode } from '../reauth/ConfirmWithCode';
+import { keyFromDeviceShare } from '../recovery/walletKey';
+import { ErrorMessage } from '../ui/ErrorMessage';
+import { Screen } from '../ui/Screen';
+import { StatusScreen } from '../ui/StatusScreen';
+import { useCopyAddress } from '../wallet/useCopyAddress';
+
+export interface ExportKeyProps {
+  userId: string;
+  address: `0x${string}`;
+  onClose(): void;
+}
+
+type Step = { kind: 'confirm' } | { kind: 'loading' } | { kind: 'shown'; privateKey: `0x${string}` };
+
+/**
+ * "Export private key": a warning, a fresh code to the person's own phone or e-mail, then the key rebuilt
+ * from this browser's device share and the auth share the server releases after the code. Hidden until
+ * "Reveal" (and again when the page is hidden); it lives only in this screen's state, so it is dropped when
+ * the screen closes.
+ */
+export default function ExportKey({ userId, address, onClose }: ExportKeyProps) {
+  const [step, setStep] = useState<Step>({ kind: 'confirm' });
+  const [error, setError] = useState<unknown>(null);
+
+  const load = async () => {
+    setError(null);
+    setStep({ kind: 'loading' });
+    try {
+      const exported = await getWalletExport();
+      if (exported.address.toLowerCase() !== address.toLowerCase()) {
+        throw new DialError('wallet_mismatch', { details: 'export is of another wallet' });
+      }
+      const privateKey = await keyFromDeviceShare(
+        userId,
+        exported.address,
+        exported.generation,
+        exported.authShare,
+      );
+      setStep({ kind: 'shown', privateKey });
+    } catch (caught) {
+      setError(toDialError(caught));
+      setStep({ kind: 'confirm' });
+    }
+  };
+
+  const close = () => {
+    setStep({ kind: 'confirm' });
+    onClose();
+  };
+
+  if (step.kind === 'loading') return <StatusScreen message="Getting your private key…" />;
+
+  return (
+    <Screen title="Export private key">
+      <div className="warning-box">
+        <p>
+          <strong>
+            Anyone who has this key controls your wallet and can take all its funds, on every network.
+          </strong>
+        </p>
+        <p>Never share it or type it into a website. Dial will never ask you for it.</p>
+      </div>
+      {step.kind === 'confirm' ? (
+        <>
+          {error !== null && <ErrorMessage error={error} />}
+          <ConfirmWithCode
+            reason="To show your private key, confirm it's you with a code we send to you."
+            onConfirmed={() => void load()}
+          />
+        </>
+      ) : (
+        <ShownKey privateKey={step.privateKey} />
+      )}
+      <button type="button" className="button button-secondary" onClick={close}>
+        {step.kind === 'shown' ? 'Done' : 'Cancel'}
+      </button>
+    </Screen>
+  );
+}
+
+/** The key, hidden until "Reveal", with a copy button. */
+function ShownKey({ privateKey }: { privateKey: `0x${string}` }) {
+  const [revealed, setRevealed] = useState(false);
+  const keyRef = useRef<HTMLElement>(null);
+  const { copy, feedback } = useCopyAddress(privateKey, keyRef);
+
+  // Hidden again when the person switches away (another app, another tab, the app switcher's preview).
+  useEffect(() => {
+    const hide = () => {
+      if (document.visibilityState === 'hidden') setRevealed(false);
+    };
+    document.addEventListener('visibilitychange', hide);
+    return () => document.removeEventListener('visibilitychange', hide);
+  }, []);
+
+  return (
+    <div className="reauth">
+      <figure className="private-key" aria-label="Private key">
+        {revealed ? <code ref={keyRef}>{privateKey}</code> : <span aria-hidden="true">{'•'.repeat(32)}</span>}
+        {!revealed && <span className="visually-hidden">Hidden</span>}
+      </figure>
+      <div className="row">
+        <button
+          type="button"
+          className="button button-primary"
+          aria-pressed={revealed}
+          onClick={() => setRevealed((shown) => !shown)}
+        >
+          {revealed ? 'Hide' : 'Reveal'}
+        </button>
+        <button type="button" className="button button-secondary" onClick={() => void copy()}>
+          Copy private key
+        </button>
+        <p className="feedback" role="status">
+          {feedback}
+        </p>
+      </div>
+    </div>
+  );
+}

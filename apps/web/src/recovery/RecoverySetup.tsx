@@ -1,0 +1,240 @@
+import './recovery.css';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { toDialError } from '../api/describeError';
+import { getWallet } from '../api/endpoints';
+import type { StoredWallet, User } from '../api/types';
+import { ConfirmWithCode } from '../reauth/ConfirmWithCode';
+import { ErrorMessage } from '../ui/ErrorMessage';
+import { Screen } from '../ui/Screen';
+import { describeIdentity } from '../wallet/describeIdentity';
+import { deviceShareStore } from '../wallet/deviceShareStore';
+import { KdfProgress } from './KdfProgress';
+import { PasswordFields } from './PasswordFields';
+import { createRecoveryPasskey, passkeySupported } from './passkey';
+import { protectWithPrf } from './passkeyKey';
+import { protectWithPassword } from './passwordKey';
+import { checkConfirmation, checkNewPassword } from './passwordPolicy';
+import type { ProtectedRecoveryShare, RecoveryMethod } from './recoveryCipher';
+import { prepareRotation } from './rotateShares';
+import { useRotationCommit } from './useRotationCommit';
+import { currentWalletKey } from './walletKey';
+
+export interface RecoverySetupProps {
+  user: User;
+  /** The current recovery, when this changes it. */
+  current: StoredWallet['recovery'];
+  onDone(recovery: StoredWallet['recovery']): void;
+  onCancel(): void;
+}
+
+type Step = { kind: 'form' } | { kind: 'working'; label: string; fraction: number | null };
+
+/**
+ * "Set up recovery" (or "Change recovery"): a recovery password or, where the browser supports it, a
+ * passkey. Re-splits the key into three new shares: the new device share is saved here, the auth share and
+ * the encrypted recovery share go to the server in one step. Asks for a fresh code when the server wants one.
+ */
+export default function RecoverySetup({ user, current, onDone, onCancel }: RecoverySetupProps) {
+  const [canUsePasskey, setCanUsePasskey] = useState(false);
+  const [method, setMethod] = useState<RecoveryMethod>('password');
+  const [password, setPassword] = useState('');
+  const [confirmation, setConfirmation] = useState('');
+  const [checked, setChecked] = useState(false);
+  const [step, setStep] = useState<Step>({ kind: 'form' });
+  const [error, setError] = useState<unknown>(null);
+  const rotation = useRotationCommit();
+  const passwordRef = useRef(password);
+  passwordRef.current = password;
+
+  useEffect(() => {
+    let live = true;
+    void passkeySupported().then((supported) => {
+      if (live) setCanUsePasskey(supported);
+    });
+    return () => {
+      live = false;
+    };
+  }, []);
+
+  const passwordError = checked && method === 'password' ? checkNewPassword(password) : null;
+  const confirmationError =
+    checked && method === 'password' && passwordError === null
+      ? checkConfirmation(password, confirmation)
+      : null;
+  const working = step.kind === 'working';
+
+  /** The server took the new shares: back to the wallet with the recovery status it now holds. */
+  const finish = async () => {
+    setStep({ kind: 'working', label: 'Checking', fraction: null });
+    let recovery: StoredWallet['recovery'] = { method, createdAt: new Date().toISOString() };
+    try {
+      recovery = (await getWallet()).recovery ?? recovery;
+    } catch {
+      // The rotation is done; if the status cannot be read just now, show what was set up.
+    }
+    setPassword('');
+    setConfirmation('');
+    onDone(recovery);
+  };
+
+  /** Leaving while a code is awaited: the new split's device share will never be used. */
+  const cancel = () => {
+    const pending = rotation.awaitingCode;
+    if (pending !== null) {
+      void deviceShareStore.discard(pending.userId, pending.address, pending.generation).catch(() => {
+        // Harmless if it stays: the next opening keeps only the share of the server's generation.
+      });
+    }
+    onCancel();
+  };
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (working) return;
+    setChecked(true);
+    setError(null);
+    if (
+      method === 'password' &&
+      (checkNewPassword(password) ?? checkConfirmation(password, confirmation)) !== null
+    ) {
+      return;
+    }
+    try {
+      let protect: (share: Uint8Array, address: string) => Promise<ProtectedRecoveryShare>;
+      if (method === 'passkey') {
+        // Ask for the passkey first, while the click still counts as the person's gesture.
+        setStep({ kind: 'working', label: 'Waiting for your passkey', fraction: null });
+        const secret = await createRecoveryPasskey(describeIdentity(user) ?? 'Dial wallet');
+        protect = (share, address) => protectWithPrf(share, address, secret.prfOutput, secret.kdf);
+      } else {
+        const chosen = passwordRef.current;
+        protect = (share, address) =>
+          protectWithPassword(share, address, chosen, (fraction) =>
+            setStep({ kind: 'working', label: 'Protecting your recovery key', fraction }),
+          );
+      }
+      setStep({
+        kind: 'working',
+        label: 'Protecting your recovery key',
+        fraction: method === 'password' ? 0 : null,
+      });
+      const { wallet, privateKey } = await currentWalletKey(user.id);
+      const pending = await prepareRotation(user.id, wallet.address, wallet.generation, privateKey, (share) =>
+        protect(share, wallet.address),
+      );
+      setStep({ kind: 'working', label: 'Saving', fraction: null });
+      if (await rotation.commit(pending)) await finish();
+      else setStep({ kind: 'form' });
+    } catch (caught) {
+      setError(toDialError(caught));
+      setStep({ kind: 'form' });
+    }
+  };
+
+  const resume = async () => {
+    const pending = rotation.awaitingCode;
+    if (pending === null) return;
+    setError(null);
+    setStep({ kind: 'working', label: 'Saving', fraction: null });
+    try {
+      if (await rotation.commit(pending)) await finish();
+      else setStep({ kind: 'form' });
+    } catch (caught) {
+      setError(toDialError(caught));
+      setStep({ kind: 'form' });
+    }
+  };
+
+  const title = current === null ? 'Set up recovery' : 'Change recovery';
+
+  if (rotation.awaitingCode !== null && !working) {
+    return (
+      <Screen title="Confirm it's you">
+        {error !== null && <ErrorMessage error={error} />}
+        <ConfirmWithCode
+          reason="Your sign-in was a while ago, so confirm it's you with a new code before your wallet's keys are changed."
+          onConfirmed={() => void resume()}
+        />
+        <button type="button" className="button button-link" onClick={cancel}>
+          Cancel
+        </button>
+      </Screen>
+    );
+  }
+
+  return (
+    <Screen title={title}>
+      <p>
+        If this browser's data is lost (a new phone, cleared browsing data), you can get your wallet back on
+        any browser by signing in and using your recovery {method === 'passkey' ? 'passkey' : 'password'}.
+      </p>
+      <div className="warning-box">
+        <p>
+          <strong>
+            If you lose both this browser's data and your recovery password or passkey, your wallet and its
+            funds are gone for good.
+          </strong>{' '}
+          Dial never sees your password and cannot reset it.
+        </p>
+        {current !== null && (
+          <p>Your old recovery {current.method === 'passkey' ? 'passkey' : 'password'} will stop working.</p>
+        )}
+      </div>
+      <form className="form" onSubmit={(event) => void submit(event)} noValidate>
+        {canUsePasskey && (
+          <fieldset className="method-choice" disabled={working}>
+            <legend>Protect recovery with</legend>
+            <label className="method-option">
+              <input
+                type="radio"
+                name="recovery-method"
+                value="passkey"
+                checked={method === 'passkey'}
+                onChange={() => setMethod('passkey')}
+              />
+              <span>
+                <strong>A passkey</strong>
+                <span className="hint">
+                  {' '}
+                  (your device's screen lock or a security key; synced passkeys work on your other devices)
+                </span>
+              </span>
+            </label>
+            <label className="method-option">
+              <input
+                type="radio"
+                name="recovery-method"
+                value="password"
+                checked={method === 'password'}
+                onChange={() => setMethod('password')}
+              />
+              <span>
+                <strong>A recovery password</strong>
+                <span className="hint"> (works anywhere; keep it somewhere safe)</span>
+              </span>
+            </label>
+          </fieldset>
+        )}
+        {method === 'password' && (
+          <PasswordFields
+            password={password}
+            confirmation={confirmation}
+            onPassword={setPassword}
+            onConfirmation={setConfirmation}
+            passwordError={passwordError}
+            confirmationError={confirmationError}
+            disabled={working}
+          />
+        )}
+        {step.kind === 'working' && <KdfProgress label={step.label} fraction={step.fraction} />}
+        {error !== null && <ErrorMessage error={error} />}
+        <button type="submit" className="button button-primary" aria-disabled={working}>
+          {working ? 'Setting up…' : method === 'passkey' ? 'Create passkey' : title}
+        </button>
+        <button type="button" className="button button-link" onClick={onCancel} disabled={working}>
+          Cancel
+        </button>
+      </form>
+    </Screen>
+  );
+}

@@ -1,0 +1,27 @@
+/** The shortest recovery password Dial accepts, in characters. */
+export const MIN_PASSWORD_LENGTH = 10;
+const MAX_PASSWORD_LENGTH = 256;
+
+/**
+ * What is wrong with a new recovery password, or null when it is acceptable. Length is the rule that
+ * matters against guessing (scrypt slows each guess down, but a short password has few to try); the
+ * message says what to do, not only what is wrong.
+ */
+export function checkNewPassword(password: string): string | null {
+  const length = [...password.normalize('NFKC')].length;
+  if (length === 0) return 'Choose a recovery password.';
+  if (password.trim().length === 0) return 'The password cannot be only spaces.';
+  if (length < MIN_PASSWORD_LENGTH) {
+    return `Use at least ${MIN_PASSWORD_LENGTH} characters (this one has ${length}). A few unrelated words work well.`;
+  }
+  if (length > MAX_PASSWORD_LENGTH) return `Use at most ${MAX_PASSWORD_LENGTH} characters.`;
+  return null;
+}
+
+/** The confirmation field's error, or null when it matches. */
+export function checkConfirmation(password: string, confirmation: string): string | null {
+  if (confirmation === '') return 'Type the password again to confirm it.';
+  return confirmation.normalize('NFKC') === password.normalize('NFKC')
+    ? null
+    : 'The two passwords are not the same.';
+}

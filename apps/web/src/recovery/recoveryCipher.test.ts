@@ -1,0 +1,126 @@
+import { DialError, decodeShare, encodeShare } from '@dial/core';
+import { describe, expect, it } from 'vitest';
+import { openWithPrf, protectWithPrf } from './passkeyKey';
+import { openWithPassword, protectWithPassword, SCRYPT_COST } from './passwordKey';
+import type { PasskeyKdf, ProtectedRecoveryShare } from './recoveryCipher';
+
+const ADDRESS = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
+const OTHER_ADDRESS = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+const PASSWORD = 'correct horse battery staple';
+/** The cheapest cost the server accepts: enough to test the format without waiting for 2^17 each time. */
+const FAST = { N: 2 ** 15, r: 8, p: 1 };
+
+function share(): Uint8Array {
+  return crypto.getRandomValues(new Uint8Array(33));
+}
+
+async function expectWrongPassword(attempt: Promise<unknown>): Promise<void> {
+  const error = await attempt.then(
+    () => undefined,
+    (reason: unknown) => reason,
+  );
+  expect(error).toBeInstanceOf(DialError);
+  expect((error as DialError).code).toBe('wrong_recovery_password');
+}
+
+/** The same ciphertext with one bit flipped at `index` (counted from the start of iv ‖ ciphertext). */
+function flipBit(stored: ProtectedRecoveryShare, index: number): ProtectedRecoveryShare {
+  const bytes = decodeShare(stored.ciphertext);
+  bytes[index] = (bytes[index] ?? 0) ^ 1;
+  return { ...stored, ciphertext: encodeShare(bytes) };
+}
+
+describe('recovery password', () => {
+  it('round-trips with the real cost (scrypt N=2^17, r=8, p=1), reporting progress up to 1', async () => {
+    const secret = share();
+    const progress: number[] = [];
+    const stored = await protectWithPassword(secret, ADDRESS, PASSWORD, (f) => progress.push(f));
+    expect(stored.method).toBe('password');
+    expect(stored.kdf).toMatchObject({ name: 'scrypt', ...SCRYPT_COST });
+    expect(decodeShare((stored.kdf as { salt: string }).salt)).toHaveLength(16);
+    // iv (12) + share (33) + tag (16), and the share is not in it in the clear.
+    expect(decodeShare(stored.ciphertext)).toHaveLength(12 + 33 + 16);
+    expect(stored.ciphertext).not.toContain(encodeShare(secret));
+    expect(progress.length).toBeGreaterThan(2);
+    expect(progress.at(-1)).toBe(1);
+
+    await expect(openWithPassword(stored, ADDRESS, PASSWORD)).resolves.toEqual(secret);
+  }, 30_000);
+
+  it('uses a new salt and IV each time, so the same share and password never give the same ciphertext', async () => {
+    const secret = share();
+    const a = await protectWithPassword(secret, ADDRESS, PASSWORD, undefined, FAST);
+    const b = await protectWithPassword(secret, ADDRESS, PASSWORD, undefined, FAST);
+    expect((a.kdf as { salt: string }).salt).not.toBe((b.kdf as { salt: string }).salt);
+    expect(a.ciphertext).not.toBe(b.ciphertext);
+  });
+
+  it('refuses a wrong password with wrong_recovery_password', async () => {
+    const stored = await protectWithPassword(share(), ADDRESS, PASSWORD, undefined, FAST);
+    await expectWrongPassword(openWithPassword(stored, ADDRESS, 'correct horse battery stapler'));
+    await expectWrongPassword(openWithPassword(stored, ADDRESS, ''));
+  });
+
+  it('normalizes the password (NFKC): the same characters typed differently unlock it', async () => {
+    const secret = share();
+    const stored = await protectWithPassword(secret, ADDRESS, 'ｐａｓｓｗｏｒｄ１２３４', undefined, FAST);
+    await expect(openWithPassword(stored, ADDRESS, 'password1234')).resolves.toEqual(secret);
+  });
+
+  it('refuses a tampered ciphertext, IV or tag', async () => {
+    const stored = await protectWithPassword(share(), ADDRESS, PASSWORD, undefined, FAST);
+    await expectWrongPassword(openWithPassword(flipBit(stored, 0), ADDRESS, PASSWORD)); // IV
+    await expectWrongPassword(openWithPassword(flipBit(stored, 20), ADDRESS, PASSWORD)); // ciphertext
+    await expectWrongPassword(openWithPassword(flipBit(stored, 12 + 33 + 15), ADDRESS, PASSWORD)); // tag
+    await expectWrongPassword(
+      openWithPassword({ ...stored, ciphertext: stored.ciphertext.slice(0, 16) }, ADDRESS, PASSWORD),
+    );
+  });
+
+  it('binds the ciphertext to the wallet address (additional data): another wallet cannot use it', async () => {
+    const secret = share();
+    const stored = await protectWithPassword(secret, ADDRESS, PASSWORD, undefined, FAST);
+    await expectWrongPassword(openWithPassword(stored, OTHER_ADDRESS, PASSWORD));
+    // The address's case does not matter (EIP-55 or lower-case).
+    await expect(openWithPassword(stored, ADDRESS.toLowerCase(), PASSWORD)).resolves.toEqual(secret);
+  });
+
+  it('does not take a changed salt or cost: the key would differ', async () => {
+    const stored = await protectWithPassword(share(), ADDRESS, PASSWORD, undefined, FAST);
+    await expectWrongPassword(
+      openWithPassword(
+        { ...stored, kdf: { ...stored.kdf, N: 2 ** 16 } as typeof stored.kdf },
+        ADDRESS,
+        PASSWORD,
+      ),
+    );
+  });
+});
+
+describe('recovery passkey (PRF output → HKDF → AES-GCM)', () => {
+  const kdf: PasskeyKdf = {
+    name: 'webauthn-prf',
+    credentialId: 'AbC-_123',
+    salt: encodeShare(crypto.getRandomValues(new Uint8Array(32))),
+  };
+  const prf = () => crypto.getRandomValues(new Uint8Array(32)).buffer;
+
+  it('round-trips with the same PRF output and refuses another one', async () => {
+    const secret = share();
+    const output = prf();
+    const stored = await protectWithPrf(secret, ADDRESS, output, kdf);
+    expect(stored).toMatchObject({ method: 'passkey', kdf });
+    await expect(openWithPrf(stored, ADDRESS, output)).resolves.toEqual(secret);
+    await expectWrongPassword(openWithPrf(stored, ADDRESS, prf()));
+  });
+
+  it('binds to the address and to the method', async () => {
+    const output = prf();
+    const stored = await protectWithPrf(share(), ADDRESS, output, kdf);
+    await expectWrongPassword(openWithPrf(stored, OTHER_ADDRESS, output));
+    await expectWrongPassword(openWithPrf(flipBit(stored, 30), ADDRESS, output));
+    // The same HKDF salt with another PRF salt recorded: a different key.
+    const moved = { ...stored, kdf: { ...kdf, salt: encodeShare(new Uint8Array(32)) } };
+    await expectWrongPassword(openWithPrf(moved, ADDRESS, output));
+  });
+});

@@ -1,0 +1,394 @@
+import { type BrowserContext, expect, type Page, test } from '@playwright/test';
+import { readCode } from './outbox.js';
+import { requestCode, signInWithEmail, snap, uniqueEmail } from './steps.js';
+
+const PASSWORD = 'plum orchard lantern 42';
+
+/** Signs in on a page whose browser holds no device share: the recovery screen appears instead of the wallet. */
+async function signInExpectingRecovery(page: Page, email: string): Promise<void> {
+  await page.goto('/');
+  await page.getByRole('tab', { name: 'Email' }).click();
+  await page.getByLabel('Email address').fill(email);
+  const seen = await requestCode(page, email);
+  await page.getByLabel('Verification code').fill(await readCode(page.request, email, seen));
+  await expect(page.getByRole('heading', { name: 'Recover your wallet' })).toBeVisible({ timeout: 30_000 });
+}
+
+async function walletAddress(page: Page): Promise<string> {
+  await expect(page.getByRole('heading', { name: 'Your wallet', exact: true })).toBeVisible({
+    timeout: 30_000,
+  });
+  return (await page.getByLabel('Wallet address', { exact: true }).textContent())?.trim() ?? '';
+}
+
+/**
+ * Starts recording every text the page's status lines show, so a test can check that a step showed its
+ * progress even when the step is over before an assertion could look (scrypt takes about a second here).
+ */
+async function recordStatuses(page: Page): Promise<() => Promise<string[]>> {
+  await page.evaluate(() => {
+    const seen: string[] = [];
+    (window as unknown as { statuses: string[] }).statuses = seen;
+    new MutationObserver(() => {
+      for (const element of Array.from(document.querySelectorAll('[role="status"]'))) {
+        const text = element.textContent ?? '';
+        if (text !== '' && !seen.includes(text)) seen.push(text);
+      }
+    }).observe(document.body, { subtree: true, childList: true, characterData: true });
+  });
+  return () => page.evaluate(() => (window as unknown as { statuses: string[] }).statuses);
+}
+
+/** Whether the texts include a progress line of `label` strictly between 0 and 100 %. */
+function showedProgress(texts: string[], label: string): boolean {
+  return texts.some((text) => {
+    const match = new RegExp(`^${label}… (\\d+)%$`).exec(text);
+    return match !== null && Number(match[1]) > 0 && Number(match[1]) < 100;
+  });
+}
+
+async function localBalance(page: Page) {
+  await page.getByLabel('Network').selectOption({ label: 'Local' });
+  return page.getByLabel('Balance', { exact: true });
+}
+
+test('a recovery password set up in one browser recovers the wallet in a fresh one, and the old browser is told', async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(180_000);
+  const email = uniqueEmail('recover');
+  await page.goto('/');
+  const address = await signInWithEmail(page, email);
+  const balance = await localBalance(page);
+  await page.getByRole('button', { name: 'Get test ETH' }).click();
+  await expect(balance).toHaveText(/(^|[^\d.])1 ETH/);
+
+  // New users are asked to set up recovery, and told what losing it means.
+  const reminder = page.getByRole('region', { name: 'Protect your funds' });
+  await expect(reminder).toContainText('the wallet and its funds are gone for good: Dial cannot reset it');
+  const security = page.getByRole('region', { name: 'Security' });
+  await expect(security).toContainText('Recovery is not set up.');
+  await snap(page, 'recovery-reminder');
+  // "Later" hides the reminder; the Security panel still offers it.
+  await reminder.getByRole('button', { name: 'Later' }).click();
+  await expect(reminder).toHaveCount(0);
+  await security.getByRole('button', { name: 'Set up recovery' }).click();
+
+  await expect(page.getByRole('heading', { name: 'Set up recovery' })).toBeVisible();
+  await expect(page.getByText('your wallet and its funds are gone for good')).toBeVisible();
+  // The policy and the confirmation are checked before any work starts.
+  await page.getByLabel('Recovery password', { exact: true }).fill('short');
+  await page.getByRole('button', { name: 'Set up recovery' }).click();
+  await expect(page.getByText('Use at least 10 characters (this one has 5).')).toBeVisible();
+  await page.getByLabel('Recovery password', { exact: true }).fill(PASSWORD);
+  await page.getByLabel('Confirm recovery password').fill(`${PASSWORD}!`);
+  await page.getByRole('button', { name: 'Set up recovery' }).click();
+  await expect(page.getByText('The two passwords are not the same.')).toBeVisible();
+  await snap(page, 'recovery-setup-errors');
+  await page.setViewportSize({ width: 360, height: 740 });
+  expect(
+    await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
+  ).toBeLessThanOrEqual(0);
+  await snap(page, 'recovery-setup-360');
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.getByLabel('Confirm recovery password').fill(PASSWORD);
+  const statuses = await recordStatuses(page);
+  await page.getByRole('button', { name: 'Set up recovery' }).click();
+  await snap(page, 'recovery-setup-progress');
+
+  await expect(page.getByRole('heading', { name: 'Your wallet', exact: true })).toBeVisible({
+    timeout: 60_000,
+  });
+  await expect(security).toContainText(/Recovery: recovery password, set up on \d+ \w+ \d{4}\./);
+  await expect(security.getByRole('status')).toHaveText('Recovery is set up.');
+  await expect(page.getByRole('region', { name: 'Protect your funds' })).toHaveCount(0);
+  await expect(security.getByRole('button', { name: 'Change recovery' })).toBeVisible();
+  // scrypt showed its progress while it ran.
+  expect(showedProgress(await statuses(), 'Protecting your recovery key')).toBe(true);
+  await snap(page, 'recovery-set-up');
+
+  // A fresh browser context has no IndexedDB: sign in there and recover.
+  const fresh: BrowserContext = await browser.newContext();
+  try {
+    const other = await fresh.newPage();
+    await signInExpectingRecovery(other, email);
+    await expect(other.getByText('This browser does not hold your wallet')).toBeVisible();
+    await snap(other, 'recovery-screen');
+
+    await other.getByLabel('Recovery password').fill('plum orchard lantern 43');
+    await other.getByRole('button', { name: 'Recover wallet' }).click();
+    await expect(other.getByRole('alert')).toHaveText(
+      'That recovery password is not right. Check it and try again.',
+      { timeout: 60_000 },
+    );
+    await snap(other, 'recovery-wrong-password');
+
+    await other.getByLabel('Recovery password').fill(PASSWORD);
+    const otherStatuses = await recordStatuses(other);
+    await other.getByRole('button', { name: 'Recover wallet' }).click();
+    expect(await walletAddress(other)).toBe(address);
+    // Both scrypt runs (unlocking the old recovery share, protecting the new one) showed their progress.
+    expect(showedProgress(await otherStatuses(), 'Unlocking your recovery key')).toBe(true);
+    expect(showedProgress(await otherStatuses(), 'Protecting your new recovery key')).toBe(true);
+    await expect(await localBalance(other)).toHaveText(/(^|[^\d.])1 ETH/);
+    await expect(other.getByRole('region', { name: 'Security' })).toContainText(
+      'Recovery: recovery password, set up on',
+    );
+    await snap(other, 'recovery-recovered');
+  } finally {
+    await fresh.close();
+  }
+
+  // The first browser's device share belongs to the replaced split: it says so and offers recovery.
+  await page.reload();
+  await expect(page.getByRole('heading', { name: 'Recover your wallet' })).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByText("Your wallet's keys were changed on another device")).toBeVisible();
+  await snap(page, 'recovery-old-browser');
+  // The same password (re-protected under a new salt by the recovery) works here too.
+  await page.getByLabel('Recovery password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Recover wallet' }).click();
+  expect(await walletAddress(page)).toBe(address);
+});
+
+test('without recovery, a fresh browser says the wallet cannot be opened there', async ({
+  page,
+  browser,
+}) => {
+  const email = uniqueEmail('norecovery');
+  await page.goto('/');
+  await signInWithEmail(page, email);
+
+  const fresh = await browser.newContext();
+  try {
+    const other = await fresh.newPage();
+    await other.goto('/');
+    await other.getByRole('tab', { name: 'Email' }).click();
+    await other.getByLabel('Email address').fill(email);
+    const seen = await requestCode(other, email);
+    await other.getByLabel('Verification code').fill(await readCode(other.request, email, seen));
+    await expect(other.getByRole('heading', { name: 'Wallet not opened' })).toBeVisible({ timeout: 30_000 });
+    await expect(other.getByRole('alert')).toHaveText(
+      /recovery was never set up, so the wallet cannot be opened here/,
+    );
+    await expect(other.getByRole('button', { name: 'Try again' })).toHaveCount(0);
+    await snap(other, 'recovery-not-set-up');
+  } finally {
+    await fresh.close();
+  }
+});
+
+test('wrong recovery passwords are limited: after the hour’s tries, the wait is shown', async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(180_000);
+  const email = uniqueEmail('ratelimit');
+  await page.goto('/');
+  await signInWithEmail(page, email);
+  await page
+    .getByRole('region', { name: 'Security' })
+    .getByRole('button', { name: 'Set up recovery' })
+    .click();
+  await page.getByLabel('Recovery password', { exact: true }).fill(PASSWORD);
+  await page.getByLabel('Confirm recovery password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Set up recovery' }).click();
+  await expect(page.getByRole('heading', { name: 'Your wallet', exact: true })).toBeVisible({
+    timeout: 60_000,
+  });
+
+  const fresh = await browser.newContext();
+  try {
+    const other = await fresh.newPage();
+    await signInExpectingRecovery(other, email);
+    const alert = other.getByRole('alert');
+    // 10 an hour, counting each fetch of the recovery share and each reported wrong password: 5 tries.
+    for (let attempt = 1; attempt <= 5; attempt++) {
+      await other.getByLabel('Recovery password').fill(`wrong password ${attempt}`);
+      await other.getByRole('button', { name: 'Recover wallet' }).click();
+      await expect(alert).toHaveText('That recovery password is not right. Check it and try again.', {
+        timeout: 30_000,
+      });
+      await expect(other.getByRole('button', { name: 'Recover wallet' })).not.toHaveAttribute(
+        'aria-disabled',
+        'true',
+      );
+    }
+    // Even the right password now waits: the limit is per user, not per guess.
+    await other.getByLabel('Recovery password').fill(PASSWORD);
+    await other.getByRole('button', { name: 'Recover wallet' }).click();
+    await expect(alert).toHaveText(
+      /^Too many attempts\. Wait a little, then try again\. You can try again in \d+ minutes?\.$/,
+    );
+    await snap(other, 'recovery-rate-limited');
+  } finally {
+    await fresh.close();
+  }
+});
+
+test('a passkey protects recovery (virtual authenticator with PRF) and recovers the wallet after data loss', async ({
+  page,
+  context,
+}) => {
+  test.setTimeout(120_000);
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('WebAuthn.enable');
+  await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: {
+      protocol: 'ctap2',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      hasPrf: true,
+    },
+  });
+
+  await page.goto('/');
+  const address = await signInWithEmail(page, uniqueEmail('passkey'));
+  await page
+    .getByRole('region', { name: 'Protect your funds' })
+    .getByRole('button', { name: 'Set up recovery' })
+    .click();
+  await page.getByRole('radio', { name: /A passkey/ }).check();
+  await snap(page, 'recovery-setup-passkey');
+  await page.getByRole('button', { name: 'Create passkey' }).click();
+  await expect(page.getByRole('heading', { name: 'Your wallet', exact: true })).toBeVisible({
+    timeout: 30_000,
+  });
+  const security = page.getByRole('region', { name: 'Security' });
+  await expect(security).toContainText('Recovery: passkey, set up on');
+
+  // This browser's data is lost (the passkey is not: it lives in the authenticator).
+  await page.evaluate(
+    () =>
+      new Promise<void>((resolve, reject) => {
+        const request = indexedDB.deleteDatabase('dial');
+        request.onsuccess = () => resolve();
+        request.onerror = () => reject(request.error);
+      }),
+  );
+  await page.reload();
+  await expect(page.getByRole('heading', { name: 'Recover your wallet' })).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByText('Use your recovery passkey')).toBeVisible();
+  await snap(page, 'recovery-passkey-screen');
+  await page.getByRole('button', { name: 'Use my passkey' }).click();
+  expect(await walletAddress(page)).toBe(address);
+  await expect(page.getByRole('region', { name: 'Security' })).toContainText('Recovery: passkey');
+
+  // After the recovery's rotation, the same passkey (new salt) still opens it after another loss.
+  await page.evaluate(
+    () =>
+      new Promise<void>((resolve, reject) => {
+        const request = indexedDB.deleteDatabase('dial');
+        request.onsuccess = () => resolve();
+        request.onerror = () => reject(request.error);
+      }),
+  );
+  await page.reload();
+  await page.getByRole('button', { name: 'Use my passkey' }).click();
+  expect(await walletAddress(page)).toBe(address);
+
+  // Changing recovery (passkey → password) is the same rotation; the wallet stays open.
+  await page
+    .getByRole('region', { name: 'Security' })
+    .getByRole('button', { name: 'Change recovery' })
+    .click();
+  await expect(page.getByRole('heading', { name: 'Change recovery' })).toBeVisible();
+  await expect(page.getByText('Your old recovery passkey will stop working.')).toBeVisible();
+  await page.getByRole('radio', { name: /A recovery password/ }).check();
+  await page.getByLabel('Recovery password', { exact: true }).fill(PASSWORD);
+  await page.getByLabel('Confirm recovery password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Change recovery' }).click();
+  await expect(page.getByRole('heading', { name: 'Your wallet', exact: true })).toBeVisible({
+    timeout: 60_000,
+  });
+  const changed = page.getByRole('region', { name: 'Security' });
+  await expect(changed).toContainText('Recovery: recovery password, set up on');
+  await expect(changed.getByRole('status')).toHaveText('Recovery is changed.');
+  expect(await walletAddress(page)).toBe(address);
+});
+
+test('a device share stored before share generations existed still opens the wallet', async ({ page }) => {
+  await page.goto('/');
+  const address = await signInWithEmail(page, uniqueEmail('legacy'));
+
+  // Rewrite this browser's record as the code before generations wrote it: keyed by the lower-case
+  // address, no generation, encrypted with the version-1 additional data.
+  const userId = await page.evaluate(async () => {
+    const me = (await (await fetch('/api/me')).json()) as { user: { id: string } };
+    return me.user.id;
+  });
+  const rewritten = await page.evaluate(
+    async ({ userId, address }) => {
+      const open = () =>
+        new Promise<IDBDatabase>((resolve, reject) => {
+          const request = indexedDB.open('dial');
+          request.onsuccess = () => resolve(request.result);
+          request.onerror = () => reject(request.error);
+        });
+      const result = <T>(request: IDBRequest<T>) =>
+        new Promise<T>((resolve, reject) => {
+          request.onsuccess = () => resolve(request.result);
+          request.onerror = () => reject(request.error);
+        });
+      const db = await open();
+      const key = (await result(
+        db.transaction('keys').objectStore('keys').get('device-share-key'),
+      )) as CryptoKey;
+      const record = (await result(db.transaction('shares').objectStore('shares').get(userId))) as {
+        userId: string;
+        shares: Record<
+          string,
+          { address: string; generation?: number; iv: Uint8Array<ArrayBuffer>; ciphertext: ArrayBuffer }
+        >;
+      };
+      const lower = address.toLowerCase();
+      const current = record.shares[`${lower}#1`];
+      if (current === undefined) return Object.keys(record.shares);
+      const encode = (parts: unknown[]) => new TextEncoder().encode(JSON.stringify(parts));
+      const share = await crypto.subtle.decrypt(
+        {
+          name: 'AES-GCM',
+          iv: current.iv,
+          additionalData: encode(['dial-device-share', 2, userId, lower, 1]),
+        },
+        key,
+        current.ciphertext,
+      );
+      const iv = crypto.getRandomValues(new Uint8Array(12));
+      const ciphertext = await crypto.subtle.encrypt(
+        { name: 'AES-GCM', iv, additionalData: encode(['dial-device-share', 1, userId, lower]) },
+        key,
+        share,
+      );
+      const legacy = { userId, shares: { [lower]: { address, iv, ciphertext } } };
+      const transaction = db.transaction('shares', 'readwrite');
+      transaction.objectStore('shares').put(legacy, userId);
+      await new Promise((resolve, reject) => {
+        transaction.oncomplete = resolve;
+        transaction.onerror = () => reject(transaction.error);
+      });
+      db.close();
+      return Object.keys(legacy.shares);
+    },
+    { userId, address },
+  );
+  expect(rewritten).toEqual([address.toLowerCase()]);
+
+  await page.reload();
+  expect(await walletAddress(page)).toBe(address);
+  // And recovery can be set up from it (a rotation from generation 1).
+  await page
+    .getByRole('region', { name: 'Security' })
+    .getByRole('button', { name: 'Set up recovery' })
+    .click();
+  await page.getByLabel('Recovery password', { exact: true }).fill(PASSWORD);
+  await page.getByLabel('Confirm recovery password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Set up recovery' }).click();
+  await expect(page.getByRole('region', { name: 'Security' })).toContainText('Recovery: recovery password', {
+    timeout: 60_000,
+  });
+  await page.reload();
+  expect(await walletAddress(page)).toBe(address);
+});
