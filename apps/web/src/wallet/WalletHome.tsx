@@ -1,6 +1,7 @@
 import { findChain, getUsdcAddress, shortenAddress } from '@dial/core';
 import { useCallback, useMemo, useState } from 'react';
 import type { AppConfig, User } from '../api/types';
+import { AddFundsEntry } from '../onramp/AddFundsEntry';
 import { ErrorMessage } from '../ui/ErrorMessage';
 import { Screen } from '../ui/Screen';
 import { describeIdentity } from './describeIdentity';
@@ -91,6 +92,8 @@ export function WalletHome({ user, config, address, onSignedOut }: WalletHomePro
           )}
         </div>
       </div>
+
+      <AddFundsEntry config={config} address={address} onFunded={() => void refreshBoth()} />
 
       <ReceivePanel address={address} networkName={chain.name} />
 
