@@ -246,6 +246,8 @@ describe.each(DIALECTS)('the sandbox on-ramp on %s', (dialect) => {
     expect(csp).toContain("script-src 'self'");
     expect(csp).toContain("form-action 'self'");
     expect(page.body).not.toMatch(/<script|style=/);
+    // So that the form post carries our Origin (no-referrer makes it null), never the page's query.
+    expect(page.body).toContain('<meta name="referrer" content="strict-origin">');
     expect(page.body).toContain('Sandbox: credits test funds on the local chain');
     expect(page.body).toMatch(/<dt>Asset<\/dt><dd>USDC<\/dd>/);
     expect(page.body).toMatch(/<dt>Network<\/dt><dd>Base \(credited on the local chain\)<\/dd>/);

@@ -148,6 +148,9 @@ function page(title: string, body: string): string {
     '<meta charset="utf-8">',
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     '<meta name="robots" content="noindex">',
+    // The server's no-referrer policy makes browsers send `Origin: null` with a form post, which the origin
+    // check refuses; strict-origin sends our origin, and never this page's path or query (the token).
+    '<meta name="referrer" content="strict-origin">',
     `<title>${escapeHtml(title)} · Dial sandbox checkout</title>`,
     `<link rel="stylesheet" href="${SANDBOX_CSS_PATH}">`,
     '</head>',
