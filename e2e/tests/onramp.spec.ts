@@ -109,3 +109,36 @@ test('a deposit from an exchange account (send experience) credits native curren
   ).toBeLessThanOrEqual(0);
   await snap(page, 'onramp-buy-form-360');
 });
+
+test('with popups blocked, the payment page opens in a new tab and the wallet still sees the funds', async ({
+  page,
+  context,
+}) => {
+  // As a popup blocker does: window.open gives nothing.
+  await page.addInitScript(() => {
+    window.open = () => null;
+  });
+  await page.goto('/');
+  await signInWithEmail(page, uniqueEmail('onramp-tab'));
+  await page.getByLabel('Network', { exact: true }).first().selectOption({ label: 'Local' });
+  await page
+    .getByRole('region', { name: 'Add funds' })
+    .getByRole('button', { name: 'Buy', exact: true })
+    .click();
+  const panel = page.getByRole('region', { name: 'Buy crypto' });
+  await panel.getByRole('button', { name: '10 USDC' }).click();
+  await panel.getByRole('button', { name: 'Continue to payment' }).click();
+  await expect(panel.getByText('Your browser blocked the payment window.')).toBeVisible();
+  const tabOpened = context.waitForEvent('page');
+  await panel.getByRole('link', { name: 'Open the payment page' }).click();
+  const tab = await tabOpened;
+  await tab.waitForURL(/\/onramp\/sandbox\/buy\?/);
+  await tab.getByLabel('Card number').fill('4242 4242 4242 4242');
+  await tab.getByLabel('Expiry date (MM/YY)').fill('12/34');
+  await tab.getByLabel('Security code (CVC)').fill('123');
+  await tab.getByRole('button', { name: 'Pay 10 USDC' }).click();
+  // The tab comes back to the app (no opener to report to), without the parameter.
+  await tab.waitForURL((url) => url.pathname === '/' && url.search === '');
+  await expect(panel.getByRole('status')).toHaveText('The funds arrived. Your balance on Local: 10 USDC.');
+  await expect(page.getByLabel('USDC balance', { exact: true })).toHaveText(/(^|[^\d.])10 USDC$/);
+});

@@ -72,7 +72,10 @@ function createStandIn() {
       if (claims.iss !== 'cdp' || claims.sub !== KEY_ID) throw new Error('bad issuer or subject');
       if (claims.nbf > now + 5 || claims.exp <= now || claims.exp - claims.nbf !== 120)
         throw new Error('bad times');
-      if (claims.uri !== `POST 127.0.0.1:${port}/onramp/v1/token`) throw new Error(`bad uri ${claims.uri}`);
+      const uri = `POST 127.0.0.1:${port}/onramp/v1/token`;
+      if (claims.uri !== uri || JSON.stringify(claims.uris) !== JSON.stringify([uri])) {
+        throw new Error(`bad uri ${claims.uri}`);
+      }
       record.body = JSON.parse(text);
       record.ok = true;
     } catch (error) {

@@ -24,19 +24,25 @@ const ED25519_PKCS8_PREFIX = Buffer.from('302e020100300506032b657004220420', 'he
 
 /**
  * Signs the JWT that authenticates one request to Coinbase's CDP APIs with a CDP Secret API key, with
- * node:crypto only: header `{alg, kid, typ, nonce}`, claims `{iss: "cdp", sub: keyId, nbf, exp (+120 s),
- * uri: "METHOD host/path"}`. ES256 for an EC key (the signature in JOSE's r‖s form), EdDSA for Ed25519.
+ * node:crypto only: header `{alg, kid, typ, nonce}`, claims `{iss: "cdp", sub: keyId, aud, iat, nbf,
+ * exp (+120 s), uri: "METHOD host/path", uris: [uri]}`. ES256 for an EC key (the signature in JOSE's r‖s form), EdDSA for Ed25519.
  */
 export function signCdpJwt(options: CdpJwtOptions): string {
   const { key, alg } = readCdpKey(options.keySecret);
   const now = options.now ?? Math.floor(Date.now() / 1000);
   const header = { alg, kid: options.keyId, typ: 'JWT', nonce: randomBytes(16).toString('hex') };
+  const uri = `${options.method} ${options.host}${options.path}`;
+  // `uri` is what Coinbase's Onramp examples sign; today's CDP SDKs sign `uris`, `aud` and `iat` as well
+  // (coinbase/cdp-sdk, typescript/src/auth/utils/jwt.ts). Both are sent, so either check passes.
   const claims = {
     iss: 'cdp',
     sub: options.keyId,
+    aud: ['cdp_service'],
+    iat: now,
     nbf: now,
     exp: now + CDP_JWT_LIFETIME_SECONDS,
-    uri: `${options.method} ${options.host}${options.path}`,
+    uri,
+    uris: [uri],
   };
   const signingInput = `${base64url(header)}.${base64url(claims)}`;
   const signature =

@@ -59,7 +59,6 @@ export default function AddFunds({ config, onramp, address, experience, onArrive
     void start(offer, trimmed.startsWith('.') ? `0${trimmed}` : trimmed, experience);
   };
 
-  const busy = phase.status === 'starting' || phase.status === 'waiting';
   const amountId = `${ids}-amount`;
 
   return (
@@ -166,7 +165,6 @@ export default function AddFunds({ config, onramp, address, experience, onArrive
           onStop={reset}
         />
       )}
-      {busy && <p className="visually-hidden">Keep this page open while you pay.</p>}
     </section>
   );
 }
