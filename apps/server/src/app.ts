@@ -3,7 +3,7 @@ import { DialError } from '@dial/core';
 import fastifyCookie from '@fastify/cookie';
 import fastifySwagger from '@fastify/swagger';
 import { type TypeBoxTypeProvider, TypeBoxValidatorCompiler } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { registerActivityRoutes } from './activity/activityRoutes.js';
 import type { AppContext } from './appContext.js';
@@ -24,9 +24,16 @@ import { createDatabaseOutboxStore } from './dev/outboxStore.js';
 import { sendFromFaucet } from './devchain/index.js';
 import { registerOriginCheck } from './http/checkOrigin.js';
 import { registerErrorHandling } from './http/errorHandling.js';
+import { redactUrl } from './http/redactUrl.js';
 import { registerSecurityHeaders, securityHeaders } from './http/securityHeaders.js';
 import { serveWebApp } from './http/serveWebApp.js';
 import type { TypedApp } from './http/typedApp.js';
+import { availableOffers } from './onramp/availableOffers.js';
+import { createCoinbaseProvider } from './onramp/coinbaseProvider.js';
+import type { OnrampProvider } from './onramp/onrampProvider.js';
+import { registerOnrampRoutes } from './onramp/onrampRoutes.js';
+import { createSandboxProvider } from './onramp/sandboxProvider.js';
+import { registerSandboxRoutes } from './onramp/sandboxRoutes.js';
 import { registerSystemRoutes } from './system/systemRoutes.js';
 import { registerRecipientRoutes } from './wallet/recipientRoutes.js';
 import { registerWalletRoutes } from './wallet/walletRoutes.js';
@@ -87,6 +94,16 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
     logger: {
       level: config.logLevel,
       redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+      // Fastify's request serializer, with secrets in the query (the on-ramp's sessionToken) blanked.
+      serializers: {
+        req: (request: FastifyRequest) => ({
+          method: request.method,
+          url: redactUrl(request.url),
+          host: request.host,
+          remoteAddress: request.ip,
+          remotePort: request.socket?.remotePort,
+        }),
+      },
       ...(deps.logStream === undefined ? {} : { stream: deps.logStream }),
     },
     trustProxy: config.trustProxy,
@@ -115,6 +132,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
     keys: {
       otp: deriveKey(config.shareEncryptionKey, 'dial/otp'),
       authShare: deriveKey(config.shareEncryptionKey, 'dial/auth-share'),
+      onrampPartner: deriveKey(config.shareEncryptionKey, 'dial/onramp-partner-user-id'),
     },
     transports: deps.transports ?? chosen.transports,
     outbox,
@@ -165,13 +183,20 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
   registerSessions(app, ctx);
 
   const typed: TypedApp = app;
-  registerSystemRoutes(typed, ctx, { localChain: hasLocalChain(config) });
+  const onrampOffers = availableOffers(config);
+  const onramp = chooseOnrampProvider(ctx, onrampOffers);
+  registerSystemRoutes(typed, ctx, {
+    localChain: hasLocalChain(config),
+    onramp: onramp === null ? null : { provider: onramp.name, offers: onrampOffers },
+  });
   registerOtpRoutes(typed, ctx);
   registerSessionRoutes(typed, ctx);
   registerReauthRoutes(typed, ctx);
   registerWalletRoutes(typed, ctx);
   registerRecipientRoutes(typed, ctx);
   registerActivityRoutes(typed, ctx);
+  if (onramp !== null) registerOnrampRoutes(typed, ctx, onramp, onrampOffers);
+  if (onramp?.name === 'sandbox') await registerSandboxRoutes(app, ctx, onrampOffers);
   if (config.environment !== 'production') registerOutboxRoutes(typed, ctx);
   if (hasLocalChain(config) && config.localChain !== null) {
     registerLocalChainRoutes(typed, ctx, config.localChain.rpcUrl);
@@ -198,6 +223,21 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
     }
   }
   return app;
+}
+
+/**
+ * The on-ramp provider: Coinbase with a CDP key; the sandbox outside production with the local chain on;
+ * none otherwise (then `/api/config` says `onramp: null` and `/api/onramp/session` does not exist).
+ */
+function chooseOnrampProvider(
+  ctx: AppContext,
+  offers: ReturnType<typeof availableOffers>,
+): OnrampProvider | null {
+  const { onramp } = ctx.config;
+  if (onramp === null || offers.length === 0) return null;
+  if (onramp.coinbase !== null) return createCoinbaseProvider(onramp.coinbase, onramp, offers);
+  if (!hasLocalChain(ctx.config)) return null;
+  return createSandboxProvider(ctx.db, ctx.config.publicUrl, ctx.now);
 }
 
 /** The local chain's routes exist in development and test with the local chain on, never in production. */

@@ -12,7 +12,7 @@ export interface AppContext {
   /** The clock; tests inject one to move time. */
   now: () => Date;
   /** Keys derived from `SHARE_ENCRYPTION_KEY` with HKDF. */
-  keys: { otp: Buffer; authShare: Buffer };
+  keys: { otp: Buffer; authShare: Buffer; onrampPartner: Buffer };
   /** How codes reach people, per channel; a channel without one is not available. */
   transports: Partial<Record<Channel, MessageTransport>>;
   /** The dev outbox's messages (kept in the database). */

@@ -1,12 +1,16 @@
-import { randomBytes } from 'node:crypto';
+import { createPrivateKey, randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
+  COINBASE_ONRAMP_PAY_URL,
+  DEFAULT_ONRAMP_OFFERS,
   isDialError,
   isValidPhone,
   LOCAL_CHAIN_ID,
   normalizeEmail,
+  type OnrampOffer,
+  parseOnrampOffers,
   parsePhone,
   SUPPORTED_CHAINS,
   toE164,
@@ -40,6 +44,37 @@ export interface LocalChainConfig {
    * chain at `LOCAL_CHAIN_URL`): then `/api/config` gives `usdc: null` and the faucet has no USDC.
    */
   usdc?: `0x${string}` | null;
+}
+
+/** Coinbase Onramp's session token API, where `CDP_API_KEY_*` are set. */
+export interface CoinbaseOnrampConfig {
+  /** `CDP_API_KEY_ID`: the key's id (a UUID, or `organizations/…/apiKeys/…`). */
+  keyId: string;
+  /** `CDP_API_KEY_SECRET`: an EC P-256 private key in PEM, or an Ed25519 key in base64 (64 bytes). */
+  keySecret: string;
+  /** `CDP_PROJECT_ID`: the buy page's `appId`. */
+  projectId: string;
+  /** `ONRAMP_API_URL`: the API base; the token endpoint is `<apiUrl>/v1/token`. */
+  apiUrl: string;
+  /** `ONRAMP_PAY_URL`: the buy page. */
+  payUrl: string;
+}
+
+/** Funding through the on-ramp (issue 4), when it is offered. */
+export interface OnrampConfig {
+  /**
+   * `coinbase` when a CDP API key is set; else `sandbox` (our own checkout crediting the local chain) outside
+   * production with the local chain on. Production without CDP keys has no on-ramp (`onramp: null`).
+   */
+  provider: 'coinbase' | 'sandbox';
+  /** `APP_ID`: this deployment's id; the buy link says `endPartnerName=dial:<appId>`. */
+  appId: string;
+  coinbase: CoinbaseOnrampConfig | null;
+  /** What is offered where: the default table plus `ONRAMP_OFFERS`. */
+  offers: readonly OnrampOffer[];
+  /** `ONRAMP_BTC_ADDRESS` / `ONRAMP_SOL_ADDRESS`: where BTC and SOL go; BTC and SOL are offered only with one. */
+  btcAddress: string | null;
+  solAddress: string | null;
 }
 
 /** Everything the server is configured with; {@link loadConfig} reads it from the environment. */
@@ -77,6 +112,8 @@ export interface AppConfig {
   webDistDir: string;
   /** One-time code lifetimes and rate limits. Not read from the environment. */
   otp: OtpPolicy;
+  /** The on-ramp; `null` when funding by card is not offered (production without CDP keys). */
+  onramp: OnrampConfig | null;
 }
 
 /** A setting is missing or wrong: the message names the variable and says what to do. */
@@ -247,6 +284,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   // API still served, when the folder does not exist.
   const webDistDir = resolve(read('WEB_DIST_DIR') ?? DEFAULT_WEB_DIST_DIR);
 
+  const onramp = parseOnramp(read, { production, localChainOn: localChain !== null, publicUrl });
+
   return {
     environment,
     host,
@@ -267,7 +306,112 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     logLevel,
     webDistDir,
     otp: DEFAULT_OTP_POLICY,
+    onramp,
   };
+}
+
+/** Coinbase's Onramp API base; the session token endpoint is `<base>/v1/token`. */
+export const DEFAULT_ONRAMP_API_URL = 'https://api.developer.coinbase.com/onramp';
+
+function parseOnramp(
+  read: (name: string) => string | undefined,
+  context: { production: boolean; localChainOn: boolean; publicUrl: string },
+): OnrampConfig | null {
+  // CDP_API_KEY_ID, CDP_API_KEY_SECRET: a CDP Secret API key; with them the on-ramp is Coinbase Onramp.
+  // CDP_PROJECT_ID: the CDP project id, the buy page's appId (required with the key).
+  const keyId = read('CDP_API_KEY_ID');
+  // A PEM in one line of an env file has its line breaks written as \n.
+  const keySecret = read('CDP_API_KEY_SECRET')?.replaceAll('\\n', '\n');
+  const projectId = read('CDP_PROJECT_ID');
+  if ((keyId === undefined) !== (keySecret === undefined)) {
+    throw new ConfigError(
+      'Set both CDP_API_KEY_ID and CDP_API_KEY_SECRET (a CDP Secret API key), or neither.',
+    );
+  }
+  if (keySecret !== undefined) checkCdpSecret(keySecret);
+  if (keyId !== undefined && projectId === undefined) {
+    throw new ConfigError('CDP_PROJECT_ID is required with CDP_API_KEY_ID: set it to your CDP project id.');
+  }
+  if (projectId !== undefined && !/^[A-Za-z0-9-]{1,100}$/.test(projectId)) {
+    throw new ConfigError('CDP_PROJECT_ID must be the CDP project id (letters, digits and dashes).');
+  }
+  // ONRAMP_API_URL: the Onramp API base (default Coinbase's); tests point it at a stand-in.
+  const apiUrl = read('ONRAMP_API_URL');
+  if (apiUrl !== undefined) httpUrl('ONRAMP_API_URL', apiUrl);
+  // ONRAMP_PAY_URL: the buy page (default Coinbase's). The sandbox always uses its own page.
+  const payUrl = read('ONRAMP_PAY_URL');
+  if (payUrl !== undefined) httpUrl('ONRAMP_PAY_URL', payUrl);
+  // APP_ID: this deployment's id, sent as endPartnerName=dial:<APP_ID> (default: PUBLIC_URL's host name).
+  const appId = read('APP_ID') ?? new URL(context.publicUrl).hostname;
+  if (!/^[A-Za-z0-9._-]{1,64}$/.test(appId)) {
+    throw new ConfigError('APP_ID must be 1 to 64 letters, digits, dots, dashes or underscores.');
+  }
+  // ONRAMP_OFFERS: more ASSET:network pairs to offer, comma-separated (e.g. USDC:optimism).
+  const offersText = read('ONRAMP_OFFERS');
+  let extra: OnrampOffer[] = [];
+  if (offersText !== undefined) {
+    try {
+      extra = parseOnrampOffers(offersText);
+    } catch {
+      throw new ConfigError(
+        'ONRAMP_OFFERS must be ASSET:network pairs separated by commas (e.g. USDC:optimism), with an asset of USDC, ETH, BTC, SOL or POL.',
+      );
+    }
+  }
+  // ONRAMP_BTC_ADDRESS, ONRAMP_SOL_ADDRESS: a Bitcoin / Solana address to receive BTC / SOL; without one
+  // that asset is not offered (Dial's wallet holds EVM assets only).
+  const btcAddress = read('ONRAMP_BTC_ADDRESS') ?? null;
+  if (
+    btcAddress !== null &&
+    !/^(bc1[02-9ac-hj-np-z]{11,87}|[13][1-9A-HJ-NP-Za-km-z]{25,34})$/.test(btcAddress)
+  ) {
+    throw new ConfigError('ONRAMP_BTC_ADDRESS must be a Bitcoin address (bc1…, 1… or 3…).');
+  }
+  const solAddress = read('ONRAMP_SOL_ADDRESS') ?? null;
+  if (solAddress !== null && !/^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(solAddress)) {
+    throw new ConfigError('ONRAMP_SOL_ADDRESS must be a Solana address (32 to 44 base58 characters).');
+  }
+
+  const offers = [...DEFAULT_ONRAMP_OFFERS];
+  for (const offer of extra) {
+    if (!offers.some((known) => known.asset === offer.asset && known.network === offer.network))
+      offers.push(offer);
+  }
+  const common = { appId, offers, btcAddress, solAddress };
+  if (keyId !== undefined && keySecret !== undefined && projectId !== undefined) {
+    return {
+      provider: 'coinbase',
+      ...common,
+      coinbase: {
+        keyId,
+        keySecret,
+        projectId,
+        apiUrl: (apiUrl ?? DEFAULT_ONRAMP_API_URL).replace(/\/+$/, ''),
+        payUrl: payUrl ?? COINBASE_ONRAMP_PAY_URL,
+      },
+    };
+  }
+  // Without CDP keys: the sandbox, which credits the local chain; never in production, where the on-ramp is
+  // then simply not offered.
+  if (context.production || !context.localChainOn) return null;
+  return { provider: 'sandbox', ...common, coinbase: null };
+}
+
+/** A CDP key secret is an EC private key in PEM, or 64 bytes of Ed25519 key in base64. */
+function checkCdpSecret(secret: string): void {
+  if (secret.includes('-----BEGIN')) {
+    try {
+      const key = createPrivateKey(secret);
+      if (key.asymmetricKeyType === 'ec' && key.asymmetricKeyDetails?.namedCurve === 'prime256v1') return;
+    } catch {
+      // Reported below.
+    }
+  } else if (/^[A-Za-z0-9+/]+={0,2}$/.test(secret) && Buffer.from(secret, 'base64').length === 64) {
+    return;
+  }
+  throw new ConfigError(
+    'CDP_API_KEY_SECRET must be the CDP key secret: an EC P-256 private key in PEM (-----BEGIN EC PRIVATE KEY-----…), or an Ed25519 key in base64.',
+  );
 }
 
 /**

@@ -591,6 +591,7 @@ describe.each(DIALECTS)('the transfers table (migration 0003) on %s', (dialect) 
     const migrator = new Migrator({ db: db(), provider: migrationProvider });
     const down = await migrator.migrateTo('0002_recovery_and_rotation');
     expect(down.results?.map((result) => [result.migrationName, result.direction, result.status])).toEqual([
+      ['0004_onramp', 'Down', 'Success'],
       ['0003_activity', 'Down', 'Success'],
     ]);
     expect((await db().introspection.getTables()).map((table) => table.name)).not.toContain('transfers');

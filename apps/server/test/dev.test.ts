@@ -111,6 +111,7 @@ describe('GET /api/config', () => {
       faucet: true,
       channels: ['sms', 'email'],
       rpcUrls: {},
+      onramp: null,
     });
   });
 
@@ -146,6 +147,7 @@ describe('GET /api/config', () => {
       faucet: false,
       channels: ['email'],
       rpcUrls: {},
+      onramp: null,
     });
   });
 

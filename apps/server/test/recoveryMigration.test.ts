@@ -15,6 +15,7 @@ describe.each(DIALECTS)('migration 0002 (recovery and rotation) on %s', (dialect
     const down = await migrator.migrateTo('0001_initial');
     expect(down.error).toBeUndefined();
     expect(down.results?.map((result) => [result.migrationName, result.direction, result.status])).toEqual([
+      ['0004_onramp', 'Down', 'Success'],
       ['0003_activity', 'Down', 'Success'],
       ['0002_recovery_and_rotation', 'Down', 'Success'],
     ]);

@@ -30,6 +30,7 @@ describe.each(DIALECTS)('storage on %s', (dialect) => {
     expect(tables).toEqual(
       [
         'identities',
+        'onramp_sessions',
         'otp_codes',
         'outbox_messages',
         'rate_limits',

@@ -38,6 +38,7 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
     logLevel: 'silent',
     webDistDir: join('/nonexistent', 'web-dist'),
     otp: DEFAULT_OTP_POLICY,
+    onramp: null,
     ...overrides,
   };
 }

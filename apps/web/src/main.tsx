@@ -1,13 +1,19 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
+import { finishOnrampReturn } from './onramp/finishOnrampReturn';
 import './styles.css';
 
 const root = document.getElementById('root');
 if (root === null) throw new Error('index.html has no #root element');
 
-createRoot(root).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
-);
+// The on-ramp's payment window, sent back here: it reports to the app that opened it and closes.
+if (finishOnrampReturn()) {
+  root.textContent = 'Payment finished. You can close this window.';
+} else {
+  createRoot(root).render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
+  );
+}

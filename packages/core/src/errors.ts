@@ -32,6 +32,7 @@ export type ErrorCode =
   | 'reauthentication_required'
   | 'unsupported_chain'
   | 'user_rejected'
+  | 'onramp_unavailable'
   | 'internal_error';
 
 /** What the catalogue holds for one code. */
@@ -133,6 +134,10 @@ export const ERROR_CATALOGUE: Readonly<Record<ErrorCode, ErrorSpec>> = {
     message: 'That network is not supported by this wallet. Pick one of the listed networks.',
   },
   user_rejected: { status: 400, message: 'The request was cancelled.' },
+  onramp_unavailable: {
+    status: 503,
+    message: 'The payment provider could not be reached just now. Try again in a moment.',
+  },
   internal_error: { status: 500, message: 'Something went wrong on our side. Try again in a moment.' },
 };
 

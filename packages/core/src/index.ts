@@ -5,6 +5,7 @@
  *
  * @packageDocumentation
  */
+export * from './buildOnrampUrl.js';
 export * from './chains.js';
 export * from './combineWalletShares.js';
 export * from './createEmbeddedProvider.js';
@@ -21,6 +22,7 @@ export * from './isValidPhone.js';
 export * from './listCountries.js';
 export * from './maskIdentifier.js';
 export * from './normalizeEmail.js';
+export * from './onrampOffers.js';
 export * from './parsePhone.js';
 export * from './sendTransactionWithFallback.js';
 export * from './shortenAddress.js';

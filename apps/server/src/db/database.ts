@@ -15,6 +15,7 @@ export interface Database {
   rate_limits: RateLimitsTable;
   outbox_messages: OutboxMessagesTable;
   transfers: TransfersTable;
+  onramp_sessions: OnrampSessionsTable;
 }
 
 export interface UsersTable {
@@ -132,4 +133,26 @@ export interface TransfersTable {
   status: TransferStatus;
   created_at: string;
   updated_at: string;
+}
+
+/** A session token the on-ramp sandbox issued (`POST /api/onramp/session`), single use, 5 minutes. */
+export interface OnrampSessionsTable {
+  /** SHA-256 of the token, hex. Never the token itself. */
+  token_hash: string;
+  user_id: string;
+  /** The user's wallet when the token was issued, EIP-55 checksummed: the only address it credits. */
+  wallet_address: string;
+  /** `USDC`, `ETH`, `POL`. */
+  asset: string;
+  /** The provider network the user picked, e.g. `base`; the sandbox credits the local chain. */
+  network: string;
+  /** A decimal string with a digit before any point, e.g. `25` or `0.5`. */
+  amount: string;
+  experience: 'buy' | 'send';
+  expires_at: string;
+  /** When the checkout paid with it; null while unused. */
+  used_at: string | null;
+  /** `credited` or `failed` once paid; null before. */
+  outcome: 'credited' | 'failed' | null;
+  created_at: string;
 }

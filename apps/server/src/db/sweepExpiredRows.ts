@@ -37,5 +37,10 @@ export async function sweepExpiredRows(
     .deleteFrom('rate_limits')
     .where('window_start', '<=', at(longestWindowSeconds * 1000))
     .execute();
+  // On-ramp sandbox tokens live 5 minutes; kept a day for the record of what was paid.
+  await db
+    .deleteFrom('onramp_sessions')
+    .where('expires_at', '<=', at(24 * 3_600_000))
+    .execute();
   await db.deleteFrom('outbox_messages').where('created_at', '<=', at(OUTBOX_RETENTION_MS)).execute();
 }

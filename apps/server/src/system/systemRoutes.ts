@@ -1,14 +1,22 @@
-import { LOCAL_CHAIN_ID } from '@dial/core';
+import { LOCAL_CHAIN_ID, ONRAMP_ASSETS } from '@dial/core';
 import { Type } from 'typebox';
 import type { AppContext } from '../appContext.js';
 import { ChannelSchema, OkSchema } from '../http/schemas.js';
 import type { TypedApp } from '../http/typedApp.js';
+import type { AvailableOffer } from '../onramp/availableOffers.js';
 
 /** Where the web app sends the local chain's JSON-RPC: through this server, same origin. */
 export const LOCAL_CHAIN_PROXY_PATH = '/api/dev/chain';
 
 /** `GET /api/health`, `GET /api/config` and `GET /api/openapi.json`. */
-export function registerSystemRoutes(app: TypedApp, ctx: AppContext, options: { localChain: boolean }): void {
+export function registerSystemRoutes(
+  app: TypedApp,
+  ctx: AppContext,
+  options: {
+    localChain: boolean;
+    onramp: { provider: 'coinbase' | 'sandbox'; offers: readonly AvailableOffer[] } | null;
+  },
+): void {
   app.get(
     '/api/health',
     {
@@ -47,6 +55,26 @@ export function registerSystemRoutes(app: TypedApp, ctx: AppContext, options: { 
                 'The RPC URL to read a chain from instead of its public default, by chain id ' +
                 '(`RPC_URL_<chainId>`); only the chains the operator set one for.',
             }),
+            onramp: Type.Union(
+              [
+                Type.Object({
+                  provider: Type.Enum(['coinbase', 'sandbox']),
+                  offers: Type.Array(
+                    Type.Object({
+                      asset: Type.Enum([...ONRAMP_ASSETS]),
+                      network: Type.String({ description: "The provider's network name, e.g. `base`." }),
+                      networkName: Type.String(),
+                      chainId: Type.Union([Type.Integer(), Type.Null()], {
+                        description:
+                          'The EVM chain the funds arrive on (31337 in the sandbox); null off EVM (BTC, SOL).',
+                      }),
+                    }),
+                  ),
+                }),
+                Type.Null(),
+              ],
+              { description: 'Funding through the on-ramp; null when it is not offered.' },
+            ),
           }),
         },
       },
@@ -64,6 +92,10 @@ export function registerSystemRoutes(app: TypedApp, ctx: AppContext, options: { 
       faucet: options.localChain,
       channels: (['sms', 'email'] as const).filter((channel) => ctx.transports[channel] !== undefined),
       rpcUrls: ctx.config.rpcUrls,
+      onramp:
+        options.onramp === null
+          ? null
+          : { provider: options.onramp.provider, offers: [...options.onramp.offers] },
     }),
   );
 

@@ -29,6 +29,27 @@ export interface AppConfig {
    * the operator set one for (older servers leave it out: none).
    */
   rpcUrls?: Record<string, string>;
+  /** Funding through the on-ramp; null or absent when this server does not offer it. */
+  onramp?: OnrampInfo | null;
+}
+
+/** What can be bought where (`/api/config` → `onramp`). */
+export interface OnrampInfo {
+  /** `sandbox`: this server's test checkout, crediting the local chain. */
+  provider: 'coinbase' | 'sandbox';
+  offers: OnrampOffer[];
+}
+
+export type OnrampAssetCode = 'USDC' | 'ETH' | 'BTC' | 'SOL' | 'POL';
+
+export interface OnrampOffer {
+  asset: OnrampAssetCode;
+  /** The provider's network name, e.g. `base`. */
+  network: string;
+  /** e.g. `Arbitrum One`. */
+  networkName: string;
+  /** The EVM chain the funds arrive on (31337 in the sandbox); null off EVM (BTC, SOL). */
+  chainId: number | null;
 }
 
 export type OtpChannel = 'sms' | 'email';

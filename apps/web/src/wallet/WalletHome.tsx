@@ -2,6 +2,7 @@ import { findChain, getUsdcAddress, shortenAddress } from '@dial/core';
 import { useCallback, useMemo, useState } from 'react';
 import { ActivityPanel } from '../activity/ActivityPanel';
 import type { AppConfig, User } from '../api/types';
+import { AddFundsEntry } from '../onramp/AddFundsEntry';
 import { RecoveryReminder } from '../recovery/RecoveryReminder';
 import { SecurityPanel } from '../recovery/SecurityPanel';
 import { SendScreen } from '../send/SendScreen';
@@ -118,6 +119,8 @@ export function WalletHome({ user, config, address, onSignedOut }: WalletHomePro
           )}
         </div>
       </div>
+
+      <AddFundsEntry config={config} address={address} onFunded={() => void refreshBoth()} />
 
       <ReceivePanel address={address} networkName={chain.name} />
       <ActivityPanel address={address} chains={chains} usdcOf={usdcOf} />

@@ -2,6 +2,7 @@ import type { Migration, MigrationProvider } from 'kysely/migration';
 import * as initial from './0001_initial.js';
 import * as recoveryAndRotation from './0002_recovery_and_rotation.js';
 import * as activity from './0003_activity.js';
+import * as onramp from './0004_onramp.js';
 
 /**
  * Every migration, by name, in the order they run. A static list rather than a folder read at run time, so
@@ -11,6 +12,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0001_initial': initial,
   '0002_recovery_and_rotation': recoveryAndRotation,
   '0003_activity': activity,
+  '0004_onramp': onramp,
 };
 
 /** Kysely's `MigrationProvider` over {@link MIGRATIONS}. */

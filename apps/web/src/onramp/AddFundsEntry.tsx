@@ -1,0 +1,62 @@
+import { lazy, Suspense, useState } from 'react';
+import type { AppConfig } from '../api/types';
+import { LoadFailureBoundary } from '../ui/LoadFailureBoundary';
+import './addFunds.css';
+
+const AddFunds = lazy(() => import('./AddFunds'));
+
+export interface AddFundsEntryProps {
+  config: AppConfig;
+  address: `0x${string}`;
+  /** The funds of a purchase arrived: reload the balances shown. */
+  onFunded(): void;
+  /** A sentence before the buttons, e.g. why funds are needed. */
+  lead?: string;
+}
+
+/**
+ * "Add funds": Buy (by card) and Deposit from exchange, each opening its panel (loaded on first use). Renders
+ * nothing when the server offers no on-ramp.
+ */
+export function AddFundsEntry({ config, address, onFunded, lead }: AddFundsEntryProps) {
+  const [open, setOpen] = useState<'buy' | 'send' | null>(null);
+  const onramp = config.onramp ?? null;
+  if (onramp === null || onramp.offers.length === 0) return null;
+
+  if (open !== null) {
+    return (
+      <LoadFailureBoundary>
+        <Suspense fallback={<p role="status">Loading…</p>}>
+          <AddFunds
+            config={config}
+            onramp={onramp}
+            address={address}
+            experience={open}
+            onArrived={onFunded}
+            onClose={() => setOpen(null)}
+          />
+        </Suspense>
+      </LoadFailureBoundary>
+    );
+  }
+  return (
+    <section className="panel add-funds-entry" aria-label="Add funds">
+      <h2 className="add-funds-entry-heading">Add funds</h2>
+      {lead !== undefined && <p className="hint">{lead}</p>}
+      <button type="button" className="button button-primary" onClick={() => setOpen('buy')}>
+        Buy
+      </button>
+      <button type="button" className="button button-secondary" onClick={() => setOpen('send')}>
+        Deposit from exchange
+      </button>
+    </section>
+  );
+}
+
+/**
+ * Offered when a send fails with `insufficient_balance`: the same Buy / Deposit entry, saying why. The send
+ * screen shows it under its error.
+ */
+export function AddFundsOffer(props: Omit<AddFundsEntryProps, 'lead'>) {
+  return <AddFundsEntry {...props} lead="Not enough funds for this. Add some, then try again." />;
+}
