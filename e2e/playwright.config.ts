@@ -54,6 +54,9 @@ export default defineConfig({
       DATA_DIR: dataDir,
       LOCAL_CHAIN: 'on',
       LOCAL_CHAIN_PORT: String(chainPort),
+      // Every test signs in from 127.0.0.1: lift the per-IP code limits (the per-address ones still apply).
+      OTP_STARTS_PER_IP: '1000',
+      OTP_VERIFIES_PER_IP: '1000',
     },
   },
 });

@@ -272,6 +272,33 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     maxDays: positiveNumber('SESSION_MAX_DAYS', read('SESSION_MAX_DAYS'), 7),
   };
 
+  // OTP_STARTS_PER_IP (default 20 an hour) and OTP_VERIFIES_PER_IP (default 30 per 10 minutes): the per-IP
+  // limits on asking for and checking sign-in codes. Raise them when many people share one address (an
+  // office behind one NAT, or a browser test suite); the per-number limits stay as they are.
+  const otp: OtpPolicy = {
+    ...DEFAULT_OTP_POLICY,
+    startsPerIp: {
+      ...DEFAULT_OTP_POLICY.startsPerIp,
+      max: integer(
+        'OTP_STARTS_PER_IP',
+        read('OTP_STARTS_PER_IP'),
+        DEFAULT_OTP_POLICY.startsPerIp.max,
+        1,
+        1_000_000,
+      ),
+    },
+    verifiesPerIp: {
+      ...DEFAULT_OTP_POLICY.verifiesPerIp,
+      max: integer(
+        'OTP_VERIFIES_PER_IP',
+        read('OTP_VERIFIES_PER_IP'),
+        DEFAULT_OTP_POLICY.verifiesPerIp.max,
+        1,
+        1_000_000,
+      ),
+    },
+  };
+
   // TRUST_PROXY: true | false (default false). True behind a reverse proxy: the client IP used for rate
   // limits comes from X-Forwarded-For. Never true when clients reach the server directly.
   const trustProxy =
@@ -305,7 +332,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     trustProxy,
     logLevel,
     webDistDir,
-    otp: DEFAULT_OTP_POLICY,
+    otp,
     onramp,
   };
 }

@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DEFAULT_OTP_POLICY } from '../src/auth/otpPolicy.js';
 import { ConfigError, loadConfig, parseKey } from '../src/config.js';
 
 const HEX_KEY = 'ab'.repeat(32);
@@ -227,5 +228,23 @@ describe('loadConfig', () => {
       trustProxy: true,
       logLevel: 'warn',
     });
+  });
+
+  it('keeps the default code limits, and lets OTP_STARTS_PER_IP / OTP_VERIFIES_PER_IP raise the per-IP ones', () => {
+    expect(loadConfig({ DATA_DIR: dataDir }).otp).toEqual(DEFAULT_OTP_POLICY);
+    const raised = loadConfig({
+      DATA_DIR: dataDir,
+      OTP_STARTS_PER_IP: '500',
+      OTP_VERIFIES_PER_IP: '900',
+    }).otp;
+    expect(raised).toEqual({
+      ...DEFAULT_OTP_POLICY,
+      startsPerIp: { max: 500, windowSeconds: 3600 },
+      verifiesPerIp: { max: 900, windowSeconds: 600 },
+    });
+    expect(() => loadConfig({ DATA_DIR: dataDir, OTP_STARTS_PER_IP: '0' })).toThrow(
+      /OTP_STARTS_PER_IP must be a whole number from 1/,
+    );
+    expect(() => loadConfig({ DATA_DIR: dataDir, OTP_VERIFIES_PER_IP: 'many' })).toThrow(ConfigError);
   });
 });
