@@ -127,6 +127,11 @@ test('sending more than the balance shows the insufficient-balance message and s
     'Not enough funds to cover the amount and the network fee. Add funds or send less.',
   );
   await expect(message).toBeVisible();
+  // Adding funds is offered right there (the sandbox on-ramp in development).
+  const offer = page.getByRole('region', { name: 'Add funds' });
+  await expect(offer.getByText('Not enough funds for this. Add some, then try again.')).toBeVisible();
+  await expect(offer.getByRole('button', { name: 'Buy' })).toBeVisible();
+  await expect(offer.getByRole('button', { name: 'Deposit from exchange' })).toBeVisible();
   await snap(page, 'send-insufficient');
   await page.setViewportSize({ width: 360, height: 740 });
   expect(
@@ -152,6 +157,9 @@ test('sending more than the balance shows the insufficient-balance message and s
   await page.getByRole('button', { name: 'Confirm and send' }).click();
   await expect(message).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Check and confirm' })).toBeVisible();
+  await expect(
+    page.getByRole('region', { name: 'Add funds' }).getByRole('button', { name: 'Buy' }),
+  ).toBeVisible();
   await snap(page, 'send-insufficient-at-confirmation');
 
   // An unknown number says there is no Dial wallet for it.

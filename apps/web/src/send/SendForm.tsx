@@ -1,5 +1,5 @@
 import { DialError, shortenAddress } from '@dial/core';
-import type { FormEvent } from 'react';
+import type { FormEvent, ReactNode } from 'react';
 import type { Chain } from 'viem';
 import { getCountries } from '../sign-in/countryList';
 import { PhoneField } from '../sign-in/PhoneField';
@@ -20,6 +20,8 @@ interface SendFormProps {
   onCancel(): void;
   /** Reads the balances again (after they failed to load). */
   onRetryBalance(): void;
+  /** Offered under the insufficient-balance message (adding funds). */
+  fundsOffer?: ReactNode;
 }
 
 /** The send form: who to pay (a number or an address), what, how much, and the network fee. */
@@ -31,6 +33,7 @@ export function SendForm({
   reviewWaiting,
   onCancel,
   onRetryBalance,
+  fundsOffer,
 }: SendFormProps) {
   const { draft, update, units } = form;
   const submit = (event: FormEvent) => {
@@ -161,7 +164,12 @@ export function SendForm({
 
       <FeeLine form={form} chain={chain} />
 
-      {form.enough === false && <ErrorMessage error={new DialError('insufficient_balance')} />}
+      {form.enough === false && (
+        <>
+          <ErrorMessage error={new DialError('insufficient_balance')} />
+          {fundsOffer}
+        </>
+      )}
 
       <div className="actions">
         <button type="submit" className="button button-primary" aria-disabled={reviewWaiting}>

@@ -1,5 +1,5 @@
-import { shortenAddress } from '@dial/core';
-import { useRef } from 'react';
+import { isDialError, shortenAddress } from '@dial/core';
+import { type ReactNode, useRef } from 'react';
 import { ErrorMessage } from '../ui/ErrorMessage';
 import { useFocusOnMount } from '../ui/useFocusOnMount';
 import { formatBalance } from '../wallet/formatBalance';
@@ -12,12 +12,14 @@ interface SendReviewProps {
   busy: boolean;
   busyText: string;
   error: unknown;
+  /** Offered when the send failed for lack of funds (adding funds). */
+  fundsOffer?: ReactNode;
   onConfirm(): void;
   onBack(): void;
 }
 
 /** The confirmation step: exactly what will happen, before anything is signed. */
-export function SendReview({ plan, busy, busyText, error, onConfirm, onBack }: SendReviewProps) {
+export function SendReview({ plan, busy, busyText, error, fundsOffer, onConfirm, onBack }: SendReviewProps) {
   const heading = useRef<HTMLHeadingElement>(null);
   useFocusOnMount(heading);
   const units = assetUnits(plan.asset, plan.chain);
@@ -57,6 +59,7 @@ export function SendReview({ plan, busy, busyText, error, onConfirm, onBack }: S
       </dl>
       <p className="hint">A transfer cannot be undone once it is sent.</p>
       {error !== null && <ErrorMessage error={error} />}
+      {isDialError(error, 'insufficient_balance') && fundsOffer}
       <p className="feedback" role="status" aria-live="polite">
         {busy ? busyText : ''}
       </p>

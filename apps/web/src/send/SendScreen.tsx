@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
 import type { Chain, PublicClient } from 'viem';
 import { Screen } from '../ui/Screen';
 import type { BalanceState } from '../wallet/useBalance';
@@ -22,6 +22,8 @@ export interface SendScreenProps {
   usdcBalance: UsdcBalanceState;
   onBalancesChanged(): Promise<void>;
   onClose(): void;
+  /** Shown under the insufficient-balance message: a way to add funds (the on-ramp), or nothing. */
+  fundsOffer?: ReactNode;
 }
 
 /**
@@ -97,6 +99,7 @@ export function SendScreen(props: SendScreenProps) {
             reviewWaiting={reviewWaiting}
             onCancel={onClose}
             onRetryBalance={() => void props.onBalancesChanged()}
+            fundsOffer={props.fundsOffer}
           />
         </div>
       ) : sent ? (
@@ -107,6 +110,7 @@ export function SendScreen(props: SendScreenProps) {
           busy={busy}
           busyText={progress.phase === 'checking' ? 'Checking your balance…' : 'Signing and sending…'}
           error={transfer.error}
+          fundsOffer={props.fundsOffer}
           onConfirm={() => void transfer.send(plan)}
           onBack={backToForm}
         />

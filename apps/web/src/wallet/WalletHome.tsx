@@ -2,7 +2,7 @@ import { findChain, getUsdcAddress, shortenAddress } from '@dial/core';
 import { useCallback, useMemo, useState } from 'react';
 import { ActivityPanel } from '../activity/ActivityPanel';
 import type { AppConfig, User } from '../api/types';
-import { AddFundsEntry } from '../onramp/AddFundsEntry';
+import { AddFundsEntry, AddFundsOffer } from '../onramp/AddFundsEntry';
 import { RecoveryReminder } from '../recovery/RecoveryReminder';
 import { SecurityPanel } from '../recovery/SecurityPanel';
 import { SendScreen } from '../send/SendScreen';
@@ -61,6 +61,7 @@ export function WalletHome({ user, config, address, onSignedOut }: WalletHomePro
         usdcBalance={usdc.state}
         onBalancesChanged={refreshBoth}
         onClose={() => setSending(false)}
+        fundsOffer={<AddFundsOffer config={config} address={address} onFunded={() => void refreshBoth()} />}
       />
     );
   }
