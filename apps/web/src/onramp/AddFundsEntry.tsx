@@ -41,14 +41,16 @@ export function AddFundsEntry({ config, address, onFunded, lead }: AddFundsEntry
   }
   return (
     <section className="panel add-funds-entry" aria-label="Add funds">
-      <h2 className="add-funds-entry-heading">Add funds</h2>
+      <h2>Add funds</h2>
       {lead !== undefined && <p className="hint">{lead}</p>}
-      <button type="button" className="button button-primary" onClick={() => setOpen('buy')}>
-        Buy
-      </button>
-      <button type="button" className="button button-secondary" onClick={() => setOpen('send')}>
-        Deposit from exchange
-      </button>
+      <div className="actions">
+        <button type="button" className="button button-primary" onClick={() => setOpen('buy')}>
+          Buy
+        </button>
+        <button type="button" className="button button-secondary" onClick={() => setOpen('send')}>
+          Deposit from exchange
+        </button>
+      </div>
     </section>
   );
 }

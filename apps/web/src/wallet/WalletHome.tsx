@@ -157,7 +157,7 @@ function FaucetButton({
   return (
     <button
       type="button"
-      className="button button-primary"
+      className="button button-secondary"
       aria-disabled={funds.pending}
       onClick={() => {
         if (!funds.pending) void funds.request();
