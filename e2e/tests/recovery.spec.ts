@@ -1,5 +1,6 @@
 import { type BrowserContext, expect, type Page, test } from '@playwright/test';
-import { readCode } from './outbox.js';
+import { ageSessions } from './database.js';
+import { readCode, seenMessages } from './outbox.js';
 import { requestCode, signInWithEmail, snap, uniqueEmail } from './steps.js';
 
 const PASSWORD = 'plum orchard lantern 42';
@@ -389,6 +390,45 @@ test('a device share stored before share generations existed still opens the wal
   await expect(page.getByRole('region', { name: 'Security' })).toContainText('Recovery: recovery password', {
     timeout: 60_000,
   });
+  await page.reload();
+  expect(await walletAddress(page)).toBe(address);
+});
+
+test('setting up recovery long after sign-in asks for a fresh code first, then finishes', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const email = uniqueEmail('stale');
+  await page.goto('/');
+  const address = await signInWithEmail(page, email);
+  // The sign-in is now 11 minutes old: replacing the key shares needs a new code (the server's rule).
+  expect(ageSessions(address, 11)).toBe(1);
+
+  await page
+    .getByRole('region', { name: 'Security' })
+    .getByRole('button', { name: 'Set up recovery' })
+    .click();
+  await page.getByLabel('Recovery password', { exact: true }).fill(PASSWORD);
+  await page.getByLabel('Confirm recovery password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Set up recovery' }).click();
+
+  await expect(page.getByRole('heading', { name: "Confirm it's you" })).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByText('Your sign-in was a while ago')).toBeVisible();
+  await snap(page, 'recovery-confirm-code');
+  const seen = await seenMessages(page.request, email);
+  await page.getByRole('button', { name: 'Send me a code' }).click();
+  const code = await readCode(page.request, email, seen);
+  // A whole code is checked as soon as it is typed, as at sign-in.
+  await page.getByLabel('Confirmation code').fill(code);
+
+  // The setup resumes with the same split and password: no second form, and recovery is on.
+  await expect(page.getByRole('heading', { name: 'Your wallet', exact: true })).toBeVisible({
+    timeout: 60_000,
+  });
+  const security = page.getByRole('region', { name: 'Security' });
+  await expect(security.getByRole('status')).toHaveText('Recovery is set up.');
+  await expect(security).toContainText('Recovery: recovery password, set up on');
+  // The wallet still opens from this browser's (new) device share after a reload.
   await page.reload();
   expect(await walletAddress(page)).toBe(address);
 });

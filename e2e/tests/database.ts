@@ -1,0 +1,35 @@
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+
+/**
+ * Opens the browser-test server's SQLite database (the one `npm start` would use, in the run's DATA_DIR),
+ * runs `change` in a transaction and closes it. For states that only time would bring about; everything
+ * else goes through the app.
+ */
+function withDatabase<T>(change: (db: Database.Database) => T): T {
+  const dataDir = process.env.E2E_DATA_DIR;
+  if (dataDir === undefined) throw new Error('E2E_DATA_DIR is not set (playwright.config.ts sets it)');
+  const db = new Database(join(dataDir, 'dial.sqlite'));
+  try {
+    db.pragma('busy_timeout = 5000');
+    return db.transaction(() => change(db))();
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * Makes every session of the wallet's owner look signed in `minutes` ago, so that actions needing a fresh
+ * one-time code ask for one. Returns how many sessions changed.
+ */
+export function ageSessions(walletAddress: string, minutes: number): number {
+  const createdAt = new Date(Date.now() - minutes * 60_000).toISOString();
+  return withDatabase(
+    (db) =>
+      db
+        .prepare(
+          'UPDATE sessions SET created_at = ? WHERE user_id = (SELECT user_id FROM wallets WHERE lower(address) = lower(?))',
+        )
+        .run(createdAt, walletAddress).changes,
+  );
+}
