@@ -48,6 +48,17 @@ function showedProgress(texts: string[], label: string): boolean {
   });
 }
 
+/** From the wallet home: opens "Set up recovery" in the Security panel and submits {@link PASSWORD}. */
+async function submitRecoveryPassword(page: Page): Promise<void> {
+  await page
+    .getByRole('region', { name: 'Security' })
+    .getByRole('button', { name: 'Set up recovery' })
+    .click();
+  await page.getByLabel('Recovery password', { exact: true }).fill(PASSWORD);
+  await page.getByLabel('Confirm recovery password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Set up recovery' }).click();
+}
+
 async function localBalance(page: Page) {
   await page.getByLabel('Network').selectOption({ label: 'Local' });
   return page.getByLabel('Balance', { exact: true });
@@ -187,13 +198,7 @@ test('wrong recovery passwords are limited: after the hour’s tries, the wait i
   const email = uniqueEmail('ratelimit');
   await page.goto('/');
   await signInWithEmail(page, email);
-  await page
-    .getByRole('region', { name: 'Security' })
-    .getByRole('button', { name: 'Set up recovery' })
-    .click();
-  await page.getByLabel('Recovery password', { exact: true }).fill(PASSWORD);
-  await page.getByLabel('Confirm recovery password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Set up recovery' }).click();
+  await submitRecoveryPassword(page);
   await expect(page.getByRole('heading', { name: 'Your wallet', exact: true })).toBeVisible({
     timeout: 60_000,
   });
@@ -380,13 +385,7 @@ test('a device share stored before share generations existed still opens the wal
   await page.reload();
   expect(await walletAddress(page)).toBe(address);
   // And recovery can be set up from it (a rotation from generation 1).
-  await page
-    .getByRole('region', { name: 'Security' })
-    .getByRole('button', { name: 'Set up recovery' })
-    .click();
-  await page.getByLabel('Recovery password', { exact: true }).fill(PASSWORD);
-  await page.getByLabel('Confirm recovery password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Set up recovery' }).click();
+  await submitRecoveryPassword(page);
   await expect(page.getByRole('region', { name: 'Security' })).toContainText('Recovery: recovery password', {
     timeout: 60_000,
   });
@@ -404,13 +403,7 @@ test('setting up recovery long after sign-in asks for a fresh code first, then f
   // The sign-in is now 11 minutes old: replacing the key shares needs a new code (the server's rule).
   expect(ageSessions(address, 11)).toBe(1);
 
-  await page
-    .getByRole('region', { name: 'Security' })
-    .getByRole('button', { name: 'Set up recovery' })
-    .click();
-  await page.getByLabel('Recovery password', { exact: true }).fill(PASSWORD);
-  await page.getByLabel('Confirm recovery password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Set up recovery' }).click();
+  await submitRecoveryPassword(page);
 
   await expect(page.getByRole('heading', { name: "Confirm it's you" })).toBeVisible({ timeout: 60_000 });
   await expect(page.getByText('Your sign-in was a while ago')).toBeVisible();
