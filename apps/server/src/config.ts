@@ -363,11 +363,12 @@ function parseOnramp(
     throw new ConfigError('CDP_PROJECT_ID must be the CDP project id (letters, digits and dashes).');
   }
   // ONRAMP_API_URL: the Onramp API base (default Coinbase's); tests point it at a stand-in.
+  // In production both must be https: the API call carries the signed JWT, the buy page the session token.
   const apiUrl = read('ONRAMP_API_URL');
-  if (apiUrl !== undefined) httpUrl('ONRAMP_API_URL', apiUrl);
+  if (apiUrl !== undefined) onrampUrl('ONRAMP_API_URL', apiUrl, context.production);
   // ONRAMP_PAY_URL: the buy page (default Coinbase's). The sandbox always uses its own page.
   const payUrl = read('ONRAMP_PAY_URL');
-  if (payUrl !== undefined) httpUrl('ONRAMP_PAY_URL', payUrl);
+  if (payUrl !== undefined) onrampUrl('ONRAMP_PAY_URL', payUrl, context.production);
   // APP_ID: this deployment's id, sent as endPartnerName=dial:<APP_ID> (default: PUBLIC_URL's host name).
   const appId = read('APP_ID') ?? new URL(context.publicUrl).hostname;
   if (!/^[A-Za-z0-9._-]{1,64}$/.test(appId)) {
@@ -550,6 +551,14 @@ function httpUrl(name: string, text: string): URL {
     throw new ConfigError(`${name} must be an http:// or https:// URL, not ${JSON.stringify(text)}.`);
   }
   return url;
+}
+
+/** An on-ramp URL: http(s), and https in production (it carries a signed JWT or a session token). */
+function onrampUrl(name: string, text: string, production: boolean): void {
+  const url = httpUrl(name, text);
+  if (production && url.protocol !== 'https:') {
+    throw new ConfigError(`${name} must be an https:// URL in production, not ${JSON.stringify(text)}.`);
+  }
 }
 
 /** Checks a JSON-RPC URL the browser will fetch: http(s), without credentials (fetch refuses those). */

@@ -278,6 +278,25 @@ describe('loadConfig: the on-ramp', () => {
     expect(onramp?.offers.at(-1)).toEqual({ asset: 'USDC', network: 'optimism' });
   });
 
+  it('refuses plain-http on-ramp URLs in production, where they would carry the JWT and session tokens', () => {
+    const production = {
+      SHARE_ENCRYPTION_KEY: HEX_KEY,
+      NODE_ENV: 'production',
+      CDP_API_KEY_ID: KEY_ID,
+      CDP_API_KEY_SECRET: ed25519Key().secret,
+      CDP_PROJECT_ID: 'p',
+    };
+    expect(() => loadConfig({ ...production, ONRAMP_API_URL: 'http://onramp.example.com' })).toThrow(
+      /ONRAMP_API_URL must be an https:\/\/ URL in production/,
+    );
+    expect(() => loadConfig({ ...production, ONRAMP_PAY_URL: 'http://pay.example.com/buy' })).toThrow(
+      /ONRAMP_PAY_URL must be an https:\/\/ URL in production/,
+    );
+    expect(
+      loadConfig({ ...production, ONRAMP_API_URL: 'https://onramp.example.com' }).onramp?.coinbase?.apiUrl,
+    ).toBe('https://onramp.example.com');
+  });
+
   it('reads a PEM key written on one line with \\n', () => {
     const { secret } = ecKey();
     const onramp = loadConfig({

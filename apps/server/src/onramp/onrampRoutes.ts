@@ -1,6 +1,7 @@
 import { buildOnrampUrl, DialError, ONRAMP_ASSETS, type OnrampAsset } from '@dial/core';
 import { Type } from 'typebox';
 import type { AppContext } from '../appContext.js';
+import { plainIp } from '../http/plainIp.js';
 import { errorResponses } from '../http/schemas.js';
 import type { TypedApp } from '../http/typedApp.js';
 import { consumeRateLimit } from '../rateLimit/consumeRateLimit.js';
@@ -82,7 +83,7 @@ export function registerOnrampRoutes(
         network,
         amount,
         experience,
-        clientIp: request.ip,
+        clientIp: plainIp(request.ip),
       });
       const url = buildOnrampUrl({
         baseUrl: provider.payUrl,
