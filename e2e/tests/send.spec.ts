@@ -121,7 +121,33 @@ test('sending more than the balance shows the insufficient-balance message and s
 
   await page.getByRole('button', { name: 'Send', exact: true }).click();
   await page.getByLabel('A wallet address').check();
-  await page.getByLabel('Recipient address').fill('0x70997970c51812dc3a010c7d01b50e0d17dc79c8');
+  const recipientField = page.getByLabel('Recipient address');
+
+  // Addresses that are not someone else's wallet are refused as they are typed, with what is wrong.
+  await recipientField.fill(`0x${'0'.repeat(40)}`);
+  await expect(recipientField).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByRole('alert')).toHaveText(
+    'This is the zero address: nobody can ever spend what is sent to it. Check the address.',
+  );
+  await snap(page, 'send-zero-address');
+  const { localChain } = await page.evaluate(
+    async () => (await (await fetch('/api/config')).json()) as { localChain: { usdc: string | null } },
+  );
+  expect(localChain.usdc).toMatch(/^0x[0-9a-fA-F]{40}$/);
+  await recipientField.fill(localChain.usdc!.toLowerCase());
+  await expect(page.getByRole('alert')).toHaveText(
+    "This is the USDC token contract on Local, not a wallet: what is sent to it is lost. Enter the recipient's wallet address.",
+  );
+  await recipientField.fill(address);
+  await expect(page.getByRole('alert')).toHaveText(
+    'This is your own wallet address. Enter the address of the person you pay.',
+  );
+  await page.getByRole('button', { name: 'Review' }).click();
+  await expect(page.getByRole('heading', { name: 'Check and confirm' })).toHaveCount(0);
+  await expect(recipientField).toBeFocused();
+
+  await recipientField.fill('0x70997970c51812dc3a010c7d01b50e0d17dc79c8');
+  await expect(recipientField).toHaveAttribute('aria-invalid', 'false');
   await page.getByLabel('Amount (ETH)').fill('2');
   const message = page.getByText(
     'Not enough funds to cover the amount and the network fee. Add funds or send less.',
