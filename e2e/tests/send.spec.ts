@@ -262,10 +262,12 @@ test('the activity list pages with "Show more", newest first', async ({ page }) 
   await snap(page, 'activity-paged');
 });
 
-test('a received transfer the chain does not show is labelled "Not verified", never confirmed', async ({
+test('a received transfer the chain does not show is checked again, then labelled "Not verified", never confirmed', async ({
   page,
   browser,
 }) => {
+  // The list checks again for a minute before it gives up on the transfer.
+  test.setTimeout(150_000);
   const contextB = await browser.newContext();
   const pageB = await contextB.newPage();
   await pageB.goto('/');
@@ -297,7 +299,11 @@ test('a received transfer the chain does not show is labelled "Not verified", ne
   const item = pageB.getByRole('list', { name: 'Transfers' }).getByRole('listitem');
   await expect(item).toHaveCount(1);
   await expect(item).toContainText('+1,000 USDC');
-  await expect(item).toContainText('Not verified: reported by the sender');
+  // Not found on the chain: checked again for about a minute (it may not be mined yet), never confirmed.
+  await expect(item).toContainText('Not on the chain yet · checking again…');
+  await expect(item).not.toContainText('Confirmed');
+  await snap(pageB, 'activity-checking-again');
+  await expect(item).toContainText('Not verified: reported by the sender', { timeout: 90_000 });
   await expect(item).not.toContainText('Confirmed');
   await snap(pageB, 'activity-not-verified');
   await contextB.close();
