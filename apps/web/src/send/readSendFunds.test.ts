@@ -73,6 +73,31 @@ describe('readSendFunds', () => {
     ]);
   });
 
+  it("reads the latest block instead when the RPC refuses 'pending', rather than blocking the send", async () => {
+    const requests: RpcRequest[] = [];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn<typeof globalThis.fetch>(async (_url, init) => {
+        const request = JSON.parse(String(init?.body)) as RpcRequest;
+        requests.push(request);
+        const answer = request.params.includes('pending')
+          ? { error: { code: -32602, message: 'invalid block tag' } }
+          : { result: '0x2a' };
+        return new Response(JSON.stringify({ jsonrpc: '2.0', id: request.id, ...answer }), {
+          headers: { 'Content-Type': 'application/json' },
+        });
+      }),
+    );
+
+    const funds = await readSendFunds(createChainClient(local()), OWNER, 'native', USDC);
+
+    expect(funds).toEqual({ native: 42n, usdc: undefined });
+    expect(requests.map((request) => request.params)).toEqual([
+      [OWNER, 'pending'],
+      [OWNER, 'latest'],
+    ]);
+  });
+
   it('says the chain is unavailable when it cannot be read', async () => {
     vi.stubGlobal(
       'fetch',
