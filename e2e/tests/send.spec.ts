@@ -121,7 +121,33 @@ test('sending more than the balance shows the insufficient-balance message and s
 
   await page.getByRole('button', { name: 'Send', exact: true }).click();
   await page.getByLabel('A wallet address').check();
-  await page.getByLabel('Recipient address').fill('0x70997970c51812dc3a010c7d01b50e0d17dc79c8');
+  const recipientField = page.getByLabel('Recipient address');
+
+  // Addresses that are not someone else's wallet are refused as they are typed, with what is wrong.
+  await recipientField.fill(`0x${'0'.repeat(40)}`);
+  await expect(recipientField).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByRole('alert')).toHaveText(
+    'This is the zero address: nobody can ever spend what is sent to it. Check the address.',
+  );
+  await snap(page, 'send-zero-address');
+  const { localChain } = await page.evaluate(
+    async () => (await (await fetch('/api/config')).json()) as { localChain: { usdc: string | null } },
+  );
+  expect(localChain.usdc).toMatch(/^0x[0-9a-fA-F]{40}$/);
+  await recipientField.fill(localChain.usdc!.toLowerCase());
+  await expect(page.getByRole('alert')).toHaveText(
+    "This is the USDC token contract on Local, not a wallet: what is sent to it is lost. Enter the recipient's wallet address.",
+  );
+  await recipientField.fill(address);
+  await expect(page.getByRole('alert')).toHaveText(
+    'This is your own wallet address. Enter the address of the person you pay.',
+  );
+  await page.getByRole('button', { name: 'Review' }).click();
+  await expect(page.getByRole('heading', { name: 'Check and confirm' })).toHaveCount(0);
+  await expect(recipientField).toBeFocused();
+
+  await recipientField.fill('0x70997970c51812dc3a010c7d01b50e0d17dc79c8');
+  await expect(recipientField).toHaveAttribute('aria-invalid', 'false');
   await page.getByLabel('Amount (ETH)').fill('2');
   const message = page.getByText(
     'Not enough funds to cover the amount and the network fee. Add funds or send less.',
@@ -236,10 +262,12 @@ test('the activity list pages with "Show more", newest first', async ({ page }) 
   await snap(page, 'activity-paged');
 });
 
-test('a received transfer the chain does not show is labelled "Not verified", never confirmed', async ({
+test('a received transfer the chain does not show is checked again, then labelled "Not verified", never confirmed', async ({
   page,
   browser,
 }) => {
+  // The list checks again for a minute before it gives up on the transfer.
+  test.setTimeout(150_000);
   const contextB = await browser.newContext();
   const pageB = await contextB.newPage();
   await pageB.goto('/');
@@ -271,7 +299,11 @@ test('a received transfer the chain does not show is labelled "Not verified", ne
   const item = pageB.getByRole('list', { name: 'Transfers' }).getByRole('listitem');
   await expect(item).toHaveCount(1);
   await expect(item).toContainText('+1,000 USDC');
-  await expect(item).toContainText('Not verified: reported by the sender');
+  // Not found on the chain: checked again for about a minute (it may not be mined yet), never confirmed.
+  await expect(item).toContainText('Not on the chain yet · checking again…');
+  await expect(item).not.toContainText('Confirmed');
+  await snap(pageB, 'activity-checking-again');
+  await expect(item).toContainText('Not verified: reported by the sender', { timeout: 90_000 });
   await expect(item).not.toContainText('Confirmed');
   await snap(pageB, 'activity-not-verified');
   await contextB.close();

@@ -18,6 +18,10 @@ describe('statusOf', () => {
     expect(statusOf({ direction: 'received', status: 'confirmed' }, 'checking').text).toBe(
       'Checking on-chain…',
     );
+    expect(statusOf({ direction: 'received', status: 'confirmed' }, 'retrying')).toEqual({
+      text: 'Not on the chain yet · checking again…',
+      tone: 'pending',
+    });
     expect(statusOf({ direction: 'received', status: 'confirmed' }, undefined).text).not.toMatch(/Confirmed/);
   });
 });

@@ -17,5 +17,6 @@ export function statusOf(
   if (verification === 'verified') return { text: 'Confirmed · verified on-chain', tone: 'ok' };
   if (verification === 'unverified')
     return { text: 'Not verified: reported by the sender', tone: 'unverified' };
+  if (verification === 'retrying') return { text: 'Not on the chain yet · checking again…', tone: 'pending' };
   return { text: 'Checking on-chain…', tone: 'pending' };
 }

@@ -3,8 +3,10 @@ import type { Chain, PublicClient } from 'viem';
 import { createChainClient } from '../wallet/useBalance';
 import type { Transfer } from './activityApi';
 import { type ChainEvidence, verifyReceived } from './verifyReceived';
+import { RETRY_DELAYS_MS, verifyWithRetry } from './verifyWithRetry';
 
-export type Verification = 'checking' | 'verified' | 'unverified';
+/** `retrying`: the chain did not show the transfer yet (or could not be read); it is checked again. */
+export type Verification = 'checking' | 'retrying' | 'verified' | 'unverified';
 
 export interface VerificationOptions {
   address: `0x${string}`;
@@ -14,8 +16,10 @@ export interface VerificationOptions {
 }
 
 /**
- * Checks every received transfer on its chain (each once), since what the list shows of it is only what
- * the sender's browser reported. A chain that is not offered or cannot be read leaves it unverified.
+ * Checks every received transfer on its chain, since what the list shows of it is only what the sender's
+ * browser reported. One the chain does not show yet (not mined, or the RPC failed) is checked again for
+ * about a minute (see {@link verifyWithRetry}) before it is left unverified; a mismatch is final at once,
+ * and so is a chain that is not offered. The checks stop when the list goes away.
  */
 export function useVerifications(
   items: readonly Transfer[],
@@ -24,12 +28,28 @@ export function useVerifications(
   const [results, setResults] = useState<ReadonlyMap<string, Verification>>(new Map());
   const started = useRef(new Set<string>());
   const clients = useRef(new Map<number, PublicClient>());
+  const running = useRef<AbortController | null>(null);
+
+  // Declared first, so its controller exists before the checks below start (also after a StrictMode remount).
+  useEffect(() => {
+    const controller = new AbortController();
+    running.current = controller;
+    return () => {
+      controller.abort();
+      // Mounted again (StrictMode does), the list checks its transfers again rather than leaving them stuck.
+      started.current.clear();
+    };
+  }, []);
 
   useEffect(() => {
+    const signal = running.current?.signal;
+    if (signal === undefined || signal.aborted) return;
     for (const transfer of items) {
       if (transfer.direction !== 'received' || started.current.has(transfer.id)) continue;
       started.current.add(transfer.id);
-      const set = (value: Verification) => setResults((current) => new Map(current).set(transfer.id, value));
+      const set = (value: Verification) => {
+        if (!signal.aborted) setResults((current) => new Map(current).set(transfer.id, value));
+      };
       const chain = chains.find((candidate) => candidate.id === transfer.chainId);
       if (chain === undefined) {
         set('unverified');
@@ -40,12 +60,17 @@ export function useVerifications(
         client = createChainClient(chain) as PublicClient;
         clients.current.set(chain.id, client);
       }
+      const chainClient = client;
       set('checking');
-      readEvidence(client, transfer).then(
-        (evidence) =>
-          set(verifyReceived(transfer, address, evidence, usdcOf(chain.id)).ok ? 'verified' : 'unverified'),
-        () => set('unverified'),
-      );
+      const check = async () =>
+        verifyReceived(transfer, address, await readEvidence(chainClient, transfer), usdcOf(chain.id));
+      void verifyWithRetry(check, {
+        delays: RETRY_DELAYS_MS,
+        signal,
+        onRetry: () => set('retrying'),
+      }).then((outcome) => {
+        if (outcome !== 'stopped') set(outcome);
+      });
     }
   }, [items, chains, address, usdcOf]);
 

@@ -7,6 +7,7 @@ import { ErrorMessage } from '../ui/ErrorMessage';
 import { FieldMessage, fieldMessageId } from '../ui/FieldMessage';
 import { formatBalance } from '../wallet/formatBalance';
 import { amountInputText } from './amount';
+import { formatFeeMax } from './formatFeeMax';
 import type { RecipientMode } from './recipient';
 import type { SendForm as SendFormState } from './useSendForm';
 
@@ -233,7 +234,7 @@ function FeeLine({ form, chain }: { form: SendFormState; chain: Chain }) {
       <p role="status" aria-live="polite" aria-label="Network fee">
         <span className="send-fee-label">Network fee: </span>
         {estimate !== null
-          ? `up to ${formatBalance(estimate.fee, chain.nativeCurrency)}`
+          ? `up to ${formatFeeMax(estimate.fee, chain.nativeCurrency)}`
           : fee.state.status === 'failed'
             ? 'could not be estimated'
             : 'estimating…'}

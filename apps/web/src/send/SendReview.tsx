@@ -2,8 +2,8 @@ import { isDialError, shortenAddress } from '@dial/core';
 import { type ReactNode, useRef } from 'react';
 import { ErrorMessage } from '../ui/ErrorMessage';
 import { useFocusOnMount } from '../ui/useFocusOnMount';
-import { formatBalance } from '../wallet/formatBalance';
 import { formatExactAmount } from './formatExactAmount';
+import { formatFeeMax } from './formatFeeMax';
 import { assetUnits, type SendPlan } from './useSendForm';
 
 interface SendReviewProps {
@@ -54,7 +54,7 @@ export function SendReview({ plan, busy, busyText, error, fundsOffer, onConfirm,
         </div>
         <div>
           <dt>Network fee</dt>
-          <dd>up to {formatBalance(plan.estimate.fee, plan.chain.nativeCurrency)}</dd>
+          <dd>up to {formatFeeMax(plan.estimate.fee, plan.chain.nativeCurrency)}</dd>
         </div>
       </dl>
       <p className="hint">A transfer cannot be undone once it is sent.</p>

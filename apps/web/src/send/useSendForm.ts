@@ -6,7 +6,13 @@ import type { BalanceState } from '../wallet/useBalance';
 import type { UsdcBalanceState } from '../wallet/useUsdcBalance';
 import { type Funds, hasEnoughFunds, maxSendable, parseAmount, type SendAsset } from './amount';
 import type { FeeEstimate } from './networkFee';
-import { parseRecipientAddress, parseRecipientPhone, type RecipientMode } from './recipient';
+import {
+  parseRecipientAddress,
+  parseRecipientPhone,
+  type RecipientMode,
+  type RecipientRules,
+  refuseRecipient,
+} from './recipient';
 import { type TransferCall, transferCall } from './transferCall';
 import { useFeeEstimate } from './useFeeEstimate';
 import { useRecipientLookup } from './useRecipientLookup';
@@ -90,13 +96,23 @@ export function useSendForm({
     () => parseRecipientPhone(draft.phone, draft.countryCode, countryName),
     [draft.phone, draft.countryCode],
   );
-  const typedAddress = useMemo(() => parseRecipientAddress(draft.address), [draft.address]);
+  // Who must not be paid: oneself, and addresses that are not wallets (see refuseRecipient).
+  const rules: RecipientRules = useMemo(
+    () => ({ ownAddress: address, usdcAddress, chainName: chain.name }),
+    [address, usdcAddress, chain.name],
+  );
+  const typedAddress = useMemo(() => parseRecipientAddress(draft.address, rules), [draft.address, rules]);
   const lookup = useRecipientLookup(draft.mode === 'phone' && phone.ok ? phone.e164 : null);
 
   let recipient: Recipient | null = null;
+  /** Why the number's wallet is refused (the person's own), shown at once like a look-up's answer. */
+  let phoneRefusal: string | null = null;
   if (draft.mode === 'address' && typedAddress.ok) recipient = { address: typedAddress.address };
   if (draft.mode === 'phone' && phone.ok && lookup.status === 'found' && lookup.e164 === phone.e164) {
-    recipient = { address: lookup.recipient.address, phone: phone.e164, phoneDisplay: phone.display };
+    phoneRefusal = refuseRecipient(lookup.recipient.address, rules, 'phone');
+    if (phoneRefusal === null) {
+      recipient = { address: lookup.recipient.address, phone: phone.e164, phoneDisplay: phone.display };
+    }
   }
 
   const amount = useMemo(
@@ -139,7 +155,7 @@ export function useSendForm({
     draft.mode === 'phone'
       ? !phone.ok && submitted
         ? phone.message
-        : null
+        : phoneRefusal
       : !typedAddress.ok && (submitted || draft.address.trim().length >= 42)
         ? typedAddress.message
         : null;

@@ -7,8 +7,8 @@ import {
   reportTransferStatus,
   type Transfer,
 } from '../activity/activityApi';
-import { readUsdcBalance } from '../wallet/useUsdcBalance';
 import { hasEnoughFunds } from './amount';
+import { readSendFunds } from './readSendFunds';
 import { signAndSend } from './sendTransfer';
 import type { SendPlan } from './useSendForm';
 
@@ -36,8 +36,9 @@ export interface SendTransferOptions {
 }
 
 /**
- * "Confirm and send": checks the balances once more (read fresh from the chain), signs and sends, records
- * the transfer in the activity, waits for the receipt and reports its outcome, then reloads the balances.
+ * "Confirm and send": checks the balances once more (read fresh from the chain, counting transfers still
+ * pending), signs and sends, records the transfer in the activity, waits for the receipt and reports its
+ * outcome, then reloads the balances.
  * An error before the transaction is sent leaves nothing sent (`error`, phase back to idle).
  */
 export function useSendTransfer({
@@ -59,19 +60,8 @@ export function useSendTransfer({
       setError(null);
       try {
         setProgress({ phase: 'checking' });
-        let native: bigint;
-        let usdc: bigint | undefined;
-        try {
-          [native, usdc] = await Promise.all([
-            client.getBalance({ address }),
-            plan.asset === 'usdc' && usdcAddress !== undefined
-              ? readUsdcBalance(client, usdcAddress, address)
-              : Promise.resolve(undefined),
-          ]);
-        } catch (caught) {
-          throw new DialError('chain_unavailable', { cause: caught });
-        }
-        if (!hasEnoughFunds(plan.asset, plan.amount, plan.estimate.fee, { native, usdc })) {
+        const funds = await readSendFunds(client, address, plan.asset, usdcAddress);
+        if (!hasEnoughFunds(plan.asset, plan.amount, plan.estimate.fee, funds)) {
           void onBalancesChanged();
           throw new DialError('insufficient_balance');
         }

@@ -6,13 +6,23 @@ import type { BalanceState } from './useBalance';
 /** A USDC balance: as a native one, or `unavailable` on a chain without USDC (Zora). */
 export type UsdcBalanceState = BalanceState | { status: 'unavailable' };
 
-/** Reads `owner`'s balance of the ERC-20 at `usdc` (`balanceOf`, an `eth_call`), in 6-decimal units. */
+/**
+ * Reads `owner`'s balance of the ERC-20 at `usdc` (`balanceOf`, an `eth_call`), in 6-decimal units, at the
+ * latest block, or with `blockTag: 'pending'` counting the transactions still waiting to be mined.
+ */
 export function readUsdcBalance(
   client: Pick<PublicClient, 'readContract'>,
   usdc: `0x${string}`,
   owner: `0x${string}`,
+  blockTag: 'latest' | 'pending' = 'latest',
 ): Promise<bigint> {
-  return client.readContract({ address: usdc, abi: erc20Abi, functionName: 'balanceOf', args: [owner] });
+  return client.readContract({
+    address: usdc,
+    abi: erc20Abi,
+    functionName: 'balanceOf',
+    args: [owner],
+    blockTag,
+  });
 }
 
 /**
