@@ -425,3 +425,47 @@ test('setting up recovery long after sign-in asks for a fresh code first, then f
   await page.reload();
   expect(await walletAddress(page)).toBe(address);
 });
+
+test('another tab opening the wallet while a recovery setup waits for its code keeps the new key share', async ({
+  page,
+  context,
+}) => {
+  test.setTimeout(150_000);
+  const email = uniqueEmail('twotabs');
+  await page.goto('/');
+  const address = await signInWithEmail(page, email);
+  expect(ageSessions(address, 11)).toBe(1);
+
+  // Tab A: "Set up recovery" saves the new split's device share, then waits for a fresh code.
+  await submitRecoveryPassword(page);
+  await expect(page.getByRole('heading', { name: "Confirm it's you" })).toBeVisible({ timeout: 60_000 });
+
+  // Tab B opens the wallet meanwhile (the server still holds the old split), then reloads it once more.
+  const other = await context.newPage();
+  await other.goto('/');
+  expect(await walletAddress(other)).toBe(address);
+  await other.reload();
+  expect(await walletAddress(other)).toBe(address);
+  await expect(other.getByRole('region', { name: 'Security' })).toContainText('Recovery is not set up.');
+
+  // Tab A confirms with the code: the server takes the new split, whose device share is still here.
+  const seen = await seenMessages(page.request, email);
+  await page.getByRole('button', { name: 'Send me a code' }).click();
+  await page.getByLabel('Confirmation code').fill(await readCode(page.request, email, seen));
+  await expect(page.getByRole('heading', { name: 'Your wallet', exact: true })).toBeVisible({
+    timeout: 60_000,
+  });
+  await expect(page.getByRole('region', { name: 'Security' }).getByRole('status')).toHaveText(
+    'Recovery is set up.',
+  );
+
+  // Both tabs open the wallet from this browser's share of the new split: no recovery screen.
+  for (const tab of [page, other]) {
+    await tab.reload();
+    expect(await walletAddress(tab)).toBe(address);
+    await expect(tab.getByRole('region', { name: 'Security' })).toContainText(
+      'Recovery: recovery password, set up on',
+    );
+  }
+  await snap(other, 'recovery-two-tabs-after');
+});
