@@ -315,83 +315,110 @@ test('a passkey protects recovery (virtual authenticator with PRF) and recovers 
   expect(await walletAddress(page)).toBe(address);
 });
 
-test('a device share stored before share generations existed still opens the wallet', async ({ page }) => {
-  await page.goto('/');
-  const address = await signInWithEmail(page, uniqueEmail('legacy'));
+for (const format of ['before generations', 'before split ids'] as const) {
+  test(`a device share stored ${format} existed still opens the wallet`, async ({ page }) => {
+    await page.goto('/');
+    const address = await signInWithEmail(page, uniqueEmail('legacy'));
 
-  // Rewrite this browser's record as the code before generations wrote it: keyed by the lower-case
-  // address, no generation, encrypted with the version-1 additional data.
-  const userId = await page.evaluate(async () => {
-    const me = (await (await fetch('/api/me')).json()) as { user: { id: string } };
-    return me.user.id;
-  });
-  const rewritten = await page.evaluate(
-    async ({ userId, address }) => {
-      const open = () =>
-        new Promise<IDBDatabase>((resolve, reject) => {
-          const request = indexedDB.open('dial');
-          request.onsuccess = () => resolve(request.result);
-          request.onerror = () => reject(request.error);
+    // Rewrite this browser's record as older code wrote it. Before generations: keyed by the lower-case
+    // address, no generation, version-1 additional data. Before split ids: keyed `address#1`, with the
+    // generation, version-2 additional data.
+    const userId = await page.evaluate(async () => {
+      const me = (await (await fetch('/api/me')).json()) as { user: { id: string } };
+      return me.user.id;
+    });
+    const rewritten = await page.evaluate(
+      async ({ userId, address, format }) => {
+        const open = () =>
+          new Promise<IDBDatabase>((resolve, reject) => {
+            const request = indexedDB.open('dial');
+            request.onsuccess = () => resolve(request.result);
+            request.onerror = () => reject(request.error);
+          });
+        const result = <T>(request: IDBRequest<T>) =>
+          new Promise<T>((resolve, reject) => {
+            request.onsuccess = () => resolve(request.result);
+            request.onerror = () => reject(request.error);
+          });
+        const db = await open();
+        const key = (await result(
+          db.transaction('keys').objectStore('keys').get('device-share-key'),
+        )) as CryptoKey;
+        const record = (await result(db.transaction('shares').objectStore('shares').get(userId))) as {
+          userId: string;
+          shares: Record<
+            string,
+            {
+              address: string;
+              generation?: number;
+              split?: string;
+              iv: Uint8Array<ArrayBuffer>;
+              ciphertext: ArrayBuffer;
+            }
+          >;
+        };
+        const lower = address.toLowerCase();
+        const entries = Object.entries(record.shares);
+        const current = entries.length === 1 ? entries[0]?.[1] : undefined;
+        if (current?.split === undefined || current.generation !== 1) return Object.keys(record.shares);
+        const encode = (parts: unknown[]) => new TextEncoder().encode(JSON.stringify(parts));
+        const share = await crypto.subtle.decrypt(
+          {
+            name: 'AES-GCM',
+            iv: current.iv,
+            additionalData: encode(['dial-device-share', 3, userId, lower, 1, current.split]),
+          },
+          key,
+          current.ciphertext,
+        );
+        const iv = crypto.getRandomValues(new Uint8Array(12));
+        const older = format === 'before generations';
+        const ciphertext = await crypto.subtle.encrypt(
+          {
+            name: 'AES-GCM',
+            iv,
+            additionalData: encode(
+              older ? ['dial-device-share', 1, userId, lower] : ['dial-device-share', 2, userId, lower, 1],
+            ),
+          },
+          key,
+          share,
+        );
+        const legacy = {
+          userId,
+          shares: older
+            ? { [lower]: { address, iv, ciphertext } }
+            : { [`${lower}#1`]: { address, generation: 1, iv, ciphertext } },
+        };
+        const transaction = db.transaction('shares', 'readwrite');
+        transaction.objectStore('shares').put(legacy, userId);
+        await new Promise((resolve, reject) => {
+          transaction.oncomplete = resolve;
+          transaction.onerror = () => reject(transaction.error);
         });
-      const result = <T>(request: IDBRequest<T>) =>
-        new Promise<T>((resolve, reject) => {
-          request.onsuccess = () => resolve(request.result);
-          request.onerror = () => reject(request.error);
-        });
-      const db = await open();
-      const key = (await result(
-        db.transaction('keys').objectStore('keys').get('device-share-key'),
-      )) as CryptoKey;
-      const record = (await result(db.transaction('shares').objectStore('shares').get(userId))) as {
-        userId: string;
-        shares: Record<
-          string,
-          { address: string; generation?: number; iv: Uint8Array<ArrayBuffer>; ciphertext: ArrayBuffer }
-        >;
-      };
-      const lower = address.toLowerCase();
-      const current = record.shares[`${lower}#1`];
-      if (current === undefined) return Object.keys(record.shares);
-      const encode = (parts: unknown[]) => new TextEncoder().encode(JSON.stringify(parts));
-      const share = await crypto.subtle.decrypt(
-        {
-          name: 'AES-GCM',
-          iv: current.iv,
-          additionalData: encode(['dial-device-share', 2, userId, lower, 1]),
-        },
-        key,
-        current.ciphertext,
-      );
-      const iv = crypto.getRandomValues(new Uint8Array(12));
-      const ciphertext = await crypto.subtle.encrypt(
-        { name: 'AES-GCM', iv, additionalData: encode(['dial-device-share', 1, userId, lower]) },
-        key,
-        share,
-      );
-      const legacy = { userId, shares: { [lower]: { address, iv, ciphertext } } };
-      const transaction = db.transaction('shares', 'readwrite');
-      transaction.objectStore('shares').put(legacy, userId);
-      await new Promise((resolve, reject) => {
-        transaction.oncomplete = resolve;
-        transaction.onerror = () => reject(transaction.error);
-      });
-      db.close();
-      return Object.keys(legacy.shares);
-    },
-    { userId, address },
-  );
-  expect(rewritten).toEqual([address.toLowerCase()]);
+        db.close();
+        return Object.keys(legacy.shares);
+      },
+      { userId, address, format },
+    );
+    expect(rewritten).toEqual([
+      format === 'before generations' ? address.toLowerCase() : `${address.toLowerCase()}#1`,
+    ]);
 
-  await page.reload();
-  expect(await walletAddress(page)).toBe(address);
-  // And recovery can be set up from it (a rotation from generation 1).
-  await submitRecoveryPassword(page);
-  await expect(page.getByRole('region', { name: 'Security' })).toContainText('Recovery: recovery password', {
-    timeout: 60_000,
+    await page.reload();
+    expect(await walletAddress(page)).toBe(address);
+    // And recovery can be set up from it (a rotation from generation 1).
+    await submitRecoveryPassword(page);
+    await expect(page.getByRole('region', { name: 'Security' })).toContainText(
+      'Recovery: recovery password',
+      {
+        timeout: 60_000,
+      },
+    );
+    await page.reload();
+    expect(await walletAddress(page)).toBe(address);
   });
-  await page.reload();
-  expect(await walletAddress(page)).toBe(address);
-});
+}
 
 test('setting up recovery long after sign-in asks for a fresh code first, then finishes', async ({
   page,
