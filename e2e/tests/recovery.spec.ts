@@ -496,3 +496,83 @@ test('another tab opening the wallet while a recovery setup waits for its code k
   }
   await snap(other, 'recovery-two-tabs-after');
 });
+
+/** The keys of this browser's device-share entries for the signed-in user (IndexedDB `dial`, store `shares`). */
+async function storedShareKeys(page: Page): Promise<string[]> {
+  return page.evaluate(async () => {
+    const me = (await (await fetch('/api/me')).json()) as { user: { id: string } };
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const request = indexedDB.open('dial');
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => reject(request.error);
+    });
+    const record = await new Promise<{ shares: Record<string, unknown> } | undefined>((resolve, reject) => {
+      const request = db.transaction('shares').objectStore('shares').get(me.user.id);
+      request.onsuccess = () => resolve(request.result as { shares: Record<string, unknown> } | undefined);
+      request.onerror = () => reject(request.error);
+    });
+    db.close();
+    return Object.keys(record?.shares ?? {}).sort();
+  });
+}
+
+test('a share of an unsent change under the generation recovered elsewhere leads to recovery, then goes', async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(240_000);
+  const email = uniqueEmail('orphan');
+  await page.goto('/');
+  const address = await signInWithEmail(page, email);
+  await submitRecoveryPassword(page);
+  const security = page.getByRole('region', { name: 'Security' });
+  await expect(security.getByRole('status')).toHaveText('Recovery is set up.', { timeout: 60_000 });
+  const lower = address.toLowerCase();
+  expect(await storedShareKeys(page)).toEqual([
+    expect.stringMatching(new RegExp(`^${lower}#2#[0-9a-f]{16}$`)),
+  ]);
+
+  // "Change recovery" whose request never reaches the server: its generation-3 share stays here.
+  await page.route('**/api/wallet/shares', (route) =>
+    route.request().method() === 'PUT' ? route.abort('failed') : route.fallback(),
+  );
+  await security.getByRole('button', { name: 'Change recovery' }).click();
+  await page.getByLabel('Recovery password', { exact: true }).fill(PASSWORD);
+  await page.getByLabel('Confirm recovery password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Change recovery' }).click();
+  await expect(page.getByRole('alert')).toBeVisible({ timeout: 60_000 });
+  await page.unroute('**/api/wallet/shares');
+  const held = await storedShareKeys(page);
+  expect(held).toHaveLength(2);
+  const orphan = held.find((key) => key.startsWith(`${lower}#3#`));
+  expect(orphan).toBeDefined();
+
+  // Meanwhile the wallet is recovered on another device: the server's generation 3 is another split.
+  const fresh: BrowserContext = await browser.newContext();
+  try {
+    const other = await fresh.newPage();
+    await signInExpectingRecovery(other, email);
+    await other.getByLabel('Recovery password').fill(PASSWORD);
+    await other.getByRole('button', { name: 'Recover wallet' }).click();
+    expect(await walletAddress(other)).toBe(address);
+  } finally {
+    await fresh.close();
+  }
+
+  // Back here: not a dead end, but the recovery screen saying why.
+  await page.reload();
+  await expect(page.getByRole('heading', { name: 'Recover your wallet' })).toBeVisible({ timeout: 30_000 });
+  await expect(
+    page.getByText("The key share this browser holds does not match your wallet's current keys"),
+  ).toBeVisible();
+  await snap(page, 'recovery-mismatched-share');
+  await page.getByLabel('Recovery password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Recover wallet' }).click();
+  expect(await walletAddress(page)).toBe(address);
+
+  // The share that did not match is gone; only the new split's share is held, and it opens the wallet.
+  const after = await storedShareKeys(page);
+  expect(after).toEqual([expect.stringMatching(new RegExp(`^${lower}#4#[0-9a-f]{16}$`))]);
+  await page.reload();
+  expect(await walletAddress(page)).toBe(address);
+});
