@@ -315,83 +315,110 @@ test('a passkey protects recovery (virtual authenticator with PRF) and recovers 
   expect(await walletAddress(page)).toBe(address);
 });
 
-test('a device share stored before share generations existed still opens the wallet', async ({ page }) => {
-  await page.goto('/');
-  const address = await signInWithEmail(page, uniqueEmail('legacy'));
+for (const format of ['before generations', 'before split ids'] as const) {
+  test(`a device share stored ${format} existed still opens the wallet`, async ({ page }) => {
+    await page.goto('/');
+    const address = await signInWithEmail(page, uniqueEmail('legacy'));
 
-  // Rewrite this browser's record as the code before generations wrote it: keyed by the lower-case
-  // address, no generation, encrypted with the version-1 additional data.
-  const userId = await page.evaluate(async () => {
-    const me = (await (await fetch('/api/me')).json()) as { user: { id: string } };
-    return me.user.id;
-  });
-  const rewritten = await page.evaluate(
-    async ({ userId, address }) => {
-      const open = () =>
-        new Promise<IDBDatabase>((resolve, reject) => {
-          const request = indexedDB.open('dial');
-          request.onsuccess = () => resolve(request.result);
-          request.onerror = () => reject(request.error);
+    // Rewrite this browser's record as older code wrote it. Before generations: keyed by the lower-case
+    // address, no generation, version-1 additional data. Before split ids: keyed `address#1`, with the
+    // generation, version-2 additional data.
+    const userId = await page.evaluate(async () => {
+      const me = (await (await fetch('/api/me')).json()) as { user: { id: string } };
+      return me.user.id;
+    });
+    const rewritten = await page.evaluate(
+      async ({ userId, address, format }) => {
+        const open = () =>
+          new Promise<IDBDatabase>((resolve, reject) => {
+            const request = indexedDB.open('dial');
+            request.onsuccess = () => resolve(request.result);
+            request.onerror = () => reject(request.error);
+          });
+        const result = <T>(request: IDBRequest<T>) =>
+          new Promise<T>((resolve, reject) => {
+            request.onsuccess = () => resolve(request.result);
+            request.onerror = () => reject(request.error);
+          });
+        const db = await open();
+        const key = (await result(
+          db.transaction('keys').objectStore('keys').get('device-share-key'),
+        )) as CryptoKey;
+        const record = (await result(db.transaction('shares').objectStore('shares').get(userId))) as {
+          userId: string;
+          shares: Record<
+            string,
+            {
+              address: string;
+              generation?: number;
+              split?: string;
+              iv: Uint8Array<ArrayBuffer>;
+              ciphertext: ArrayBuffer;
+            }
+          >;
+        };
+        const lower = address.toLowerCase();
+        const entries = Object.entries(record.shares);
+        const current = entries.length === 1 ? entries[0]?.[1] : undefined;
+        if (current?.split === undefined || current.generation !== 1) return Object.keys(record.shares);
+        const encode = (parts: unknown[]) => new TextEncoder().encode(JSON.stringify(parts));
+        const share = await crypto.subtle.decrypt(
+          {
+            name: 'AES-GCM',
+            iv: current.iv,
+            additionalData: encode(['dial-device-share', 3, userId, lower, 1, current.split]),
+          },
+          key,
+          current.ciphertext,
+        );
+        const iv = crypto.getRandomValues(new Uint8Array(12));
+        const older = format === 'before generations';
+        const ciphertext = await crypto.subtle.encrypt(
+          {
+            name: 'AES-GCM',
+            iv,
+            additionalData: encode(
+              older ? ['dial-device-share', 1, userId, lower] : ['dial-device-share', 2, userId, lower, 1],
+            ),
+          },
+          key,
+          share,
+        );
+        const legacy = {
+          userId,
+          shares: older
+            ? { [lower]: { address, iv, ciphertext } }
+            : { [`${lower}#1`]: { address, generation: 1, iv, ciphertext } },
+        };
+        const transaction = db.transaction('shares', 'readwrite');
+        transaction.objectStore('shares').put(legacy, userId);
+        await new Promise((resolve, reject) => {
+          transaction.oncomplete = resolve;
+          transaction.onerror = () => reject(transaction.error);
         });
-      const result = <T>(request: IDBRequest<T>) =>
-        new Promise<T>((resolve, reject) => {
-          request.onsuccess = () => resolve(request.result);
-          request.onerror = () => reject(request.error);
-        });
-      const db = await open();
-      const key = (await result(
-        db.transaction('keys').objectStore('keys').get('device-share-key'),
-      )) as CryptoKey;
-      const record = (await result(db.transaction('shares').objectStore('shares').get(userId))) as {
-        userId: string;
-        shares: Record<
-          string,
-          { address: string; generation?: number; iv: Uint8Array<ArrayBuffer>; ciphertext: ArrayBuffer }
-        >;
-      };
-      const lower = address.toLowerCase();
-      const current = record.shares[`${lower}#1`];
-      if (current === undefined) return Object.keys(record.shares);
-      const encode = (parts: unknown[]) => new TextEncoder().encode(JSON.stringify(parts));
-      const share = await crypto.subtle.decrypt(
-        {
-          name: 'AES-GCM',
-          iv: current.iv,
-          additionalData: encode(['dial-device-share', 2, userId, lower, 1]),
-        },
-        key,
-        current.ciphertext,
-      );
-      const iv = crypto.getRandomValues(new Uint8Array(12));
-      const ciphertext = await crypto.subtle.encrypt(
-        { name: 'AES-GCM', iv, additionalData: encode(['dial-device-share', 1, userId, lower]) },
-        key,
-        share,
-      );
-      const legacy = { userId, shares: { [lower]: { address, iv, ciphertext } } };
-      const transaction = db.transaction('shares', 'readwrite');
-      transaction.objectStore('shares').put(legacy, userId);
-      await new Promise((resolve, reject) => {
-        transaction.oncomplete = resolve;
-        transaction.onerror = () => reject(transaction.error);
-      });
-      db.close();
-      return Object.keys(legacy.shares);
-    },
-    { userId, address },
-  );
-  expect(rewritten).toEqual([address.toLowerCase()]);
+        db.close();
+        return Object.keys(legacy.shares);
+      },
+      { userId, address, format },
+    );
+    expect(rewritten).toEqual([
+      format === 'before generations' ? address.toLowerCase() : `${address.toLowerCase()}#1`,
+    ]);
 
-  await page.reload();
-  expect(await walletAddress(page)).toBe(address);
-  // And recovery can be set up from it (a rotation from generation 1).
-  await submitRecoveryPassword(page);
-  await expect(page.getByRole('region', { name: 'Security' })).toContainText('Recovery: recovery password', {
-    timeout: 60_000,
+    await page.reload();
+    expect(await walletAddress(page)).toBe(address);
+    // And recovery can be set up from it (a rotation from generation 1).
+    await submitRecoveryPassword(page);
+    await expect(page.getByRole('region', { name: 'Security' })).toContainText(
+      'Recovery: recovery password',
+      {
+        timeout: 60_000,
+      },
+    );
+    await page.reload();
+    expect(await walletAddress(page)).toBe(address);
   });
-  await page.reload();
-  expect(await walletAddress(page)).toBe(address);
-});
+}
 
 test('setting up recovery long after sign-in asks for a fresh code first, then finishes', async ({
   page,
@@ -422,6 +449,130 @@ test('setting up recovery long after sign-in asks for a fresh code first, then f
   await expect(security.getByRole('status')).toHaveText('Recovery is set up.');
   await expect(security).toContainText('Recovery: recovery password, set up on');
   // The wallet still opens from this browser's (new) device share after a reload.
+  await page.reload();
+  expect(await walletAddress(page)).toBe(address);
+});
+
+test('another tab opening the wallet while a recovery setup waits for its code keeps the new key share', async ({
+  page,
+  context,
+}) => {
+  test.setTimeout(150_000);
+  const email = uniqueEmail('twotabs');
+  await page.goto('/');
+  const address = await signInWithEmail(page, email);
+  expect(ageSessions(address, 11)).toBe(1);
+
+  // Tab A: "Set up recovery" saves the new split's device share, then waits for a fresh code.
+  await submitRecoveryPassword(page);
+  await expect(page.getByRole('heading', { name: "Confirm it's you" })).toBeVisible({ timeout: 60_000 });
+
+  // Tab B opens the wallet meanwhile (the server still holds the old split), then reloads it once more.
+  const other = await context.newPage();
+  await other.goto('/');
+  expect(await walletAddress(other)).toBe(address);
+  await other.reload();
+  expect(await walletAddress(other)).toBe(address);
+  await expect(other.getByRole('region', { name: 'Security' })).toContainText('Recovery is not set up.');
+
+  // Tab A confirms with the code: the server takes the new split, whose device share is still here.
+  const seen = await seenMessages(page.request, email);
+  await page.getByRole('button', { name: 'Send me a code' }).click();
+  await page.getByLabel('Confirmation code').fill(await readCode(page.request, email, seen));
+  await expect(page.getByRole('heading', { name: 'Your wallet', exact: true })).toBeVisible({
+    timeout: 60_000,
+  });
+  await expect(page.getByRole('region', { name: 'Security' }).getByRole('status')).toHaveText(
+    'Recovery is set up.',
+  );
+
+  // Both tabs open the wallet from this browser's share of the new split: no recovery screen.
+  for (const tab of [page, other]) {
+    await tab.reload();
+    expect(await walletAddress(tab)).toBe(address);
+    await expect(tab.getByRole('region', { name: 'Security' })).toContainText(
+      'Recovery: recovery password, set up on',
+    );
+  }
+  await snap(other, 'recovery-two-tabs-after');
+});
+
+/** The keys of this browser's device-share entries for the signed-in user (IndexedDB `dial`, store `shares`). */
+async function storedShareKeys(page: Page): Promise<string[]> {
+  return page.evaluate(async () => {
+    const me = (await (await fetch('/api/me')).json()) as { user: { id: string } };
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const request = indexedDB.open('dial');
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => reject(request.error);
+    });
+    const record = await new Promise<{ shares: Record<string, unknown> } | undefined>((resolve, reject) => {
+      const request = db.transaction('shares').objectStore('shares').get(me.user.id);
+      request.onsuccess = () => resolve(request.result as { shares: Record<string, unknown> } | undefined);
+      request.onerror = () => reject(request.error);
+    });
+    db.close();
+    return Object.keys(record?.shares ?? {}).sort();
+  });
+}
+
+test('a share of an unsent change under the generation recovered elsewhere leads to recovery, then goes', async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(240_000);
+  const email = uniqueEmail('orphan');
+  await page.goto('/');
+  const address = await signInWithEmail(page, email);
+  await submitRecoveryPassword(page);
+  const security = page.getByRole('region', { name: 'Security' });
+  await expect(security.getByRole('status')).toHaveText('Recovery is set up.', { timeout: 60_000 });
+  const lower = address.toLowerCase();
+  expect(await storedShareKeys(page)).toEqual([
+    expect.stringMatching(new RegExp(`^${lower}#2#[0-9a-f]{16}$`)),
+  ]);
+
+  // "Change recovery" whose request never reaches the server: its generation-3 share stays here.
+  await page.route('**/api/wallet/shares', (route) =>
+    route.request().method() === 'PUT' ? route.abort('failed') : route.fallback(),
+  );
+  await security.getByRole('button', { name: 'Change recovery' }).click();
+  await page.getByLabel('Recovery password', { exact: true }).fill(PASSWORD);
+  await page.getByLabel('Confirm recovery password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Change recovery' }).click();
+  await expect(page.getByRole('alert')).toBeVisible({ timeout: 60_000 });
+  await page.unroute('**/api/wallet/shares');
+  const held = await storedShareKeys(page);
+  expect(held).toHaveLength(2);
+  const orphan = held.find((key) => key.startsWith(`${lower}#3#`));
+  expect(orphan).toBeDefined();
+
+  // Meanwhile the wallet is recovered on another device: the server's generation 3 is another split.
+  const fresh: BrowserContext = await browser.newContext();
+  try {
+    const other = await fresh.newPage();
+    await signInExpectingRecovery(other, email);
+    await other.getByLabel('Recovery password').fill(PASSWORD);
+    await other.getByRole('button', { name: 'Recover wallet' }).click();
+    expect(await walletAddress(other)).toBe(address);
+  } finally {
+    await fresh.close();
+  }
+
+  // Back here: not a dead end, but the recovery screen saying why.
+  await page.reload();
+  await expect(page.getByRole('heading', { name: 'Recover your wallet' })).toBeVisible({ timeout: 30_000 });
+  await expect(
+    page.getByText("The key share this browser holds does not match your wallet's current keys"),
+  ).toBeVisible();
+  await snap(page, 'recovery-mismatched-share');
+  await page.getByLabel('Recovery password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Recover wallet' }).click();
+  expect(await walletAddress(page)).toBe(address);
+
+  // The share that did not match is gone; only the new split's share is held, and it opens the wallet.
+  const after = await storedShareKeys(page);
+  expect(after).toEqual([expect.stringMatching(new RegExp(`^${lower}#4#[0-9a-f]{16}$`))]);
   await page.reload();
   expect(await walletAddress(page)).toBe(address);
 });

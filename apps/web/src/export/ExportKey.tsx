@@ -4,10 +4,10 @@ import { useEffect, useRef, useState } from 'react';
 import { toDialError } from '../api/describeError';
 import { getWalletExport } from '../api/shareEndpoints';
 import { ConfirmWithCode } from '../reauth/ConfirmWithCode';
-import { keyFromDeviceShare } from '../recovery/walletKey';
 import { ErrorMessage } from '../ui/ErrorMessage';
 import { Screen } from '../ui/Screen';
 import { StatusScreen } from '../ui/StatusScreen';
+import { keyFromDeviceShare } from '../wallet/rebuildKey';
 import { useCopyAddress } from '../wallet/useCopyAddress';
 
 export interface ExportKeyProps {
@@ -36,12 +36,7 @@ export default function ExportKey({ userId, address, onClose }: ExportKeyProps) 
       if (exported.address.toLowerCase() !== address.toLowerCase()) {
         throw new DialError('wallet_mismatch', { details: 'export is of another wallet' });
       }
-      const privateKey = await keyFromDeviceShare(
-        userId,
-        exported.address,
-        exported.generation,
-        exported.authShare,
-      );
+      const privateKey = await keyFromDeviceShare(userId, exported);
       setStep({ kind: 'shown', privateKey });
     } catch (caught) {
       setError(toDialError(caught));

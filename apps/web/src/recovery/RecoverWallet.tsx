@@ -95,7 +95,14 @@ export default function RecoverWallet({ user, toRecover, onRecovered, onSignedOu
 
   return (
     <Screen title="Recover your wallet" focusHeading={method !== 'password'}>
-      {toRecover.hasOlderShare ? (
+      {toRecover.hasMismatchedShare ? (
+        <p>
+          The key share this browser holds does not match your wallet's current keys (they were changed on
+          another device or in another tab while a change here was not finished), so it cannot open your
+          wallet. Recover it with your recovery {method === 'passkey' ? 'passkey' : 'password'} to use it
+          here; the share that does not match is then removed.
+        </p>
+      ) : toRecover.hasOlderShare ? (
         <p>
           Your wallet's keys were changed on another device (for example when it was recovered or its recovery
           was changed there), so the key this browser holds no longer opens it. Recover it with your recovery{' '}

@@ -81,8 +81,8 @@ export default function RecoverySetup({ user, current, onDone, onCancel }: Recov
   const cancel = () => {
     const pending = rotation.awaitingCode;
     if (pending !== null) {
-      void deviceShareStore.discard(pending.userId, pending.address, pending.generation).catch(() => {
-        // Harmless if it stays: the next opening keeps only the share of the server's generation.
+      void deviceShareStore.discard(pending.userId, pending.entry).catch(() => {
+        // Harmless if it stays: the next opening after the server moves past its generation forgets it.
       });
     }
     onCancel();

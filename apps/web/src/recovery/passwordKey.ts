@@ -15,6 +15,27 @@ import { runScrypt } from './runScrypt';
  */
 export const SCRYPT_COST = { N: 2 ** 17, r: 8, p: 1 } as const;
 
+/**
+ * The scrypt parameters this app agrees to run: the server (or whoever tampered with its answer) chooses
+ * them for a stored recovery share, and an N of 2^30 or a huge r or p would freeze the tab or exhaust its
+ * memory. N from 2^15 to 2^20 (32 MiB to 1 GiB with r = 8), r up to 16, p up to 4.
+ */
+export const SCRYPT_LIMITS = { minN: 2 ** 15, maxN: 2 ** 20, maxR: 16, maxP: 4 } as const;
+
+/** Why scrypt parameters are refused, or null when they are within {@link SCRYPT_LIMITS}. */
+export function checkScryptCost(cost: { N: number; r: number; p: number }): string | null {
+  const { N, r, p } = cost;
+  const isPowerOfTwo = Number.isInteger(N) && N > 1 && (N & (N - 1)) === 0;
+  if (!isPowerOfTwo || N < SCRYPT_LIMITS.minN || N > SCRYPT_LIMITS.maxN) return `scrypt N ${N} out of range`;
+  if (!Number.isInteger(r) || r < 1 || r > SCRYPT_LIMITS.maxR) return `scrypt r ${r} out of range`;
+  if (!Number.isInteger(p) || p < 1 || p > SCRYPT_LIMITS.maxP) return `scrypt p ${p} out of range`;
+  return null;
+}
+
+/** The message for scrypt parameters outside {@link SCRYPT_LIMITS}. */
+const UNUSABLE_KDF =
+  'Your recovery key is stored with settings this app does not accept, so it was not unlocked. Nothing was changed.';
+
 /** Receives the KDF's progress, from 0 to 1. */
 export type ProgressListener = (fraction: number) => void;
 
@@ -23,13 +44,17 @@ export type ProgressListener = (fraction: number) => void;
  * responsive and `onProgress` can show how far it is). The password is NFKC-normalized, so the same
  * characters typed on another keyboard give the same key.
  *
- * @throws {DialError} `invalid_data` for KDF parameters this browser cannot run (e.g. too much memory).
+ * Parameters outside {@link SCRYPT_LIMITS} are refused before scrypt runs.
+ *
+ * @throws {DialError} `invalid_data` for KDF parameters outside the limits or that this browser cannot run.
  */
 export async function derivePasswordKey(
   password: string,
   kdf: ScryptKdf,
   onProgress?: ProgressListener,
 ): Promise<CryptoKey> {
+  const refused = checkScryptCost(kdf);
+  if (refused !== null) throw new DialError('invalid_data', { message: UNUSABLE_KDF, details: refused });
   let bytes: Uint8Array;
   try {
     bytes = await runScrypt(

@@ -1,55 +1,18 @@
-import { combineWalletShares, createWalletShares, DialError, decodeShare } from '@dial/core';
+import { combineWalletShares, createWalletShares, decodeShare, encodeShare } from '@dial/core';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import {
-  type EncryptedShare,
-  findEntry,
-  generationsOf,
-  keepOnlyEntry,
-  removeEntry,
-  type UserShares,
-} from '../wallet/deviceShareRecords';
+import { splitId } from '../wallet/deviceShareRecords';
+import { walletServer } from '../wallet/testing/walletServer';
 
 /**
  * The rotation's decisions (which device shares stay after each answer of the server) over an in-memory
  * stand-in for the IndexedDB store that uses the real record logic; the server's answers come from a
- * stubbed fetch that checks the request sent. The browser tests run the same code against the real store
+ * stubbed fetch that checks the requests sent. The browser tests run the same code against the real store
  * and server.
  */
-const records = new Map<string, UserShares>();
-const plain = new Map<EncryptedShare, Uint8Array>();
-
-vi.mock('../wallet/deviceShareStore', () => ({
-  deviceShareStore: {
-    async save(userId: string, address: string, share: Uint8Array, generation: number) {
-      const record = records.get(userId) ?? { userId, shares: {} };
-      removeEntry(record, address, generation);
-      const entry: EncryptedShare = {
-        address,
-        generation,
-        iv: new Uint8Array(12),
-        ciphertext: new ArrayBuffer(0),
-      };
-      record.shares[`${address.toLowerCase()}#${generation}`] = entry;
-      plain.set(entry, new Uint8Array(share));
-      records.set(userId, record);
-    },
-    async load(userId: string, address: string, generation: number) {
-      const entry = findEntry(records.get(userId), address, generation);
-      return entry === undefined ? null : new Uint8Array(plain.get(entry)!);
-    },
-    async generations(userId: string, address: string) {
-      return generationsOf(records.get(userId), address);
-    },
-    async discard(userId: string, address: string, generation: number) {
-      const record = records.get(userId);
-      if (record) removeEntry(record, address, generation);
-    },
-    async keepOnly(userId: string, address: string, generation: number) {
-      const record = records.get(userId);
-      if (record) keepOnlyEntry(record, address, generation);
-    },
-  },
-}));
+const memory = await vi.hoisted(async () =>
+  (await import('../wallet/testing/memoryShareStore')).memoryShareStore(),
+);
+vi.mock('../wallet/deviceShareStore', () => ({ deviceShareStore: memory.store }));
 
 const { deviceShareStore } = await import('../wallet/deviceShareStore');
 const { commitRotation, prepareRotation } = await import('./rotateShares');
@@ -63,55 +26,57 @@ const RECOVERY = {
   kdf: { name: 'scrypt' as const, N: 2 ** 17, r: 8, p: 1, salt: 'AAAAAAAAAAAAAAAAAAAAAA==' },
 };
 
-function answer(status: number, body: unknown) {
-  const fetch = vi.fn<typeof globalThis.fetch>(
-    async () =>
-      new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } }),
-  );
-  vi.stubGlobal('fetch', fetch);
-  return fetch;
+/** This browser holds the device share of the wallet's first split, which the server holds. */
+async function firstSplit() {
+  const first = await createWalletShares(KEY);
+  const slot = { address: ADDRESS, generation: 1, split: await splitId(first.authShare) };
+  const entry = await deviceShareStore.save(USER, slot, first.deviceShare);
+  const server = walletServer({
+    address: ADDRESS,
+    authShare: encodeShare(first.authShare),
+    generation: 1,
+    recovery: null,
+  });
+  return { first, entry, server };
 }
 
 async function prepared() {
-  const first = await createWalletShares(KEY);
-  await deviceShareStore.save(USER, ADDRESS, first.deviceShare, 1);
+  const setup = await firstSplit();
   const pending = await prepareRotation(USER, ADDRESS, 1, KEY, async () => RECOVERY);
-  return { first, pending };
+  return { ...setup, pending };
 }
 
-beforeEach(() => {
-  records.clear();
-  plain.clear();
-});
+beforeEach(() => memory.clear());
 afterEach(() => {
   vi.unstubAllGlobals();
 });
 
 describe('share rotation', () => {
-  it('saves the new device share before the PUT, beside the old one', async () => {
-    const { pending } = await prepared();
+  it('saves the new device share before the PUT, beside the old one, named by its split', async () => {
+    const { pending, entry } = await prepared();
     expect(await deviceShareStore.generations(USER, ADDRESS)).toEqual([1, 2]);
     expect(pending.generation).toBe(2);
+    expect(pending.split).toBe(await splitId(decodeShare(pending.body.authShare)));
+    expect(memory.keys(USER)).toEqual([entry, pending.entry].sort());
     expect(pending.body).toMatchObject({ expectedGeneration: 1, address: ADDRESS, recovery: RECOVERY });
     // The new device share and the new auth share rebuild the key; the old device share does not.
-    const newDevice = (await deviceShareStore.load(USER, ADDRESS, 2))!;
+    const newDevice = (await deviceShareStore.load(USER, pending.entry))!;
     const newAuth = decodeShare(pending.body.authShare);
     await expect(combineWalletShares([newDevice, newAuth], ADDRESS)).resolves.toBe(KEY);
-    const oldDevice = (await deviceShareStore.load(USER, ADDRESS, 1))!;
+    const oldDevice = (await deviceShareStore.load(USER, entry))!;
     await expect(combineWalletShares([oldDevice, newAuth], ADDRESS)).rejects.toMatchObject({
       code: 'wallet_mismatch',
     });
   });
 
   it('keeps only the new share once the server took the rotation', async () => {
-    const { pending } = await prepared();
-    const fetch = answer(200, { address: ADDRESS, generation: 2 });
+    const { pending, server } = await prepared();
     await expect(commitRotation(pending)).resolves.toBe(2);
-    const [path, init] = fetch.mock.calls[0]!;
+    const [path, init] = server.fetch.mock.calls[0]!;
     expect(path).toBe('/api/wallet/shares');
     expect(init?.method).toBe('PUT');
     expect(JSON.parse(String(init?.body))).toEqual(pending.body);
-    expect(await deviceShareStore.generations(USER, ADDRESS)).toEqual([2]);
+    expect(memory.keys(USER)).toEqual([pending.entry]);
   });
 
   it('keeps both when the answer is lost (the server may have taken it)', async () => {
@@ -127,19 +92,73 @@ describe('share rotation', () => {
   });
 
   it('keeps both when a code is needed first, so the same rotation can be sent again', async () => {
-    const { pending } = await prepared();
-    answer(403, new DialError('reauthentication_required').toBody());
+    const { pending, server } = await prepared();
+    server.state.requireCode = true;
     await expect(commitRotation(pending)).rejects.toMatchObject({ code: 'reauthentication_required' });
     expect(await deviceShareStore.generations(USER, ADDRESS)).toEqual([1, 2]);
-    answer(200, { address: ADDRESS, generation: 2 });
+    server.state.requireCode = false;
     await expect(commitRotation(pending)).resolves.toBe(2);
-    expect(await deviceShareStore.generations(USER, ADDRESS)).toEqual([2]);
+    expect(memory.keys(USER)).toEqual([pending.entry]);
   });
 
   it('forgets the new share when another device rotated first, keeping the current one', async () => {
-    const { pending } = await prepared();
-    answer(409, new DialError('stale_share_generation').toBody());
+    const { pending, server, entry } = await prepared();
+    // Another tab's pending split of the same generation stays: only the refused one goes.
+    const other = await prepareRotation(USER, ADDRESS, 1, KEY, async () => RECOVERY);
+    server.state.wallet.generation = 2;
     await expect(commitRotation(pending)).rejects.toMatchObject({ code: 'stale_share_generation' });
-    expect(await deviceShareStore.generations(USER, ADDRESS)).toEqual([1]);
+    expect(memory.keys(USER)).toEqual([entry, other.entry].sort());
+  });
+
+  it('sends nothing when the pending device share is gone meanwhile, so the wallet is never left without one', async () => {
+    const { pending, server, entry } = await prepared();
+    server.state.requireCode = true;
+    await expect(commitRotation(pending)).rejects.toMatchObject({ code: 'reauthentication_required' });
+    expect(server.state.puts).toBe(1);
+    // While the person fetches the code, the new share disappears (another tab, cleared data).
+    await deviceShareStore.discard(USER, pending.entry);
+    server.state.requireCode = false;
+    const failure = commitRotation(pending);
+    await expect(failure).rejects.toMatchObject({ code: 'device_share_missing' });
+    await expect(failure).rejects.toThrow(/nothing was changed/);
+    // No PUT went out: the server still holds the first split, whose share this browser still has.
+    expect(server.state.puts).toBe(1);
+    expect(server.state.wallet.generation).toBe(1);
+    expect(memory.keys(USER)).toEqual([entry]);
+  });
+
+  it('sends nothing when the stored pending share does not rebuild the key with the new auth share', async () => {
+    const { pending, server, first } = await prepared();
+    // The pending entry now holds another split's device share (e.g. written over by an older version).
+    memory.put(
+      USER,
+      pending.entry,
+      { address: ADDRESS, generation: 2, split: pending.split },
+      first.deviceShare,
+    );
+    await expect(commitRotation(pending)).rejects.toMatchObject({ code: 'device_share_missing' });
+    expect(server.state.puts).toBe(0);
+  });
+
+  it('two tabs setting up recovery at once keep separate shares of generation 2; the loser sends nothing', async () => {
+    const { server } = await firstSplit();
+    const a = await prepareRotation(USER, ADDRESS, 1, KEY, async () => RECOVERY);
+    const b = await prepareRotation(USER, ADDRESS, 1, KEY, async () => RECOVERY);
+    expect(a.generation).toBe(b.generation);
+    expect(a.entry).not.toBe(b.entry);
+    expect(await deviceShareStore.generations(USER, ADDRESS)).toEqual([1, 2]);
+    expect(memory.keys(USER)).toHaveLength(3);
+
+    await expect(commitRotation(a)).resolves.toBe(2);
+    // A's success forgot B's split of the same generation: B stops before sending (it would be stale).
+    await expect(commitRotation(b)).rejects.toMatchObject({ code: 'device_share_missing' });
+    expect(server.state.puts).toBe(1);
+
+    // The share kept is the one of the split the server holds: it rebuilds the key.
+    expect(memory.keys(USER)).toEqual([a.entry]);
+    const device = (await deviceShareStore.load(USER, a.entry))!;
+    await expect(
+      combineWalletShares([device, decodeShare(server.state.wallet.authShare)], ADDRESS),
+    ).resolves.toBe(KEY);
   });
 });

@@ -1,71 +1,83 @@
 import {
+  candidateKeys,
+  type EncryptedShare,
   entryKey,
-  findEntry,
   generationsOf,
-  keepOnlyEntry,
-  removeEntry,
+  otherShares,
+  pruneEntries,
+  pruneOlder,
+  type ShareSlot,
   shareAdditionalData,
   type UserShares,
 } from './deviceShareRecords';
 import { openDatabase, requestResult, transactionDone } from './indexedDb';
+
+/** Which entries may hold the device share of the server's split, and what else is held of that wallet. */
+export interface ShareLookup {
+  /** Entry keys, best first ({@link candidateKeys}). */
+  candidates: string[];
+  /** A share of an older generation is held: the keys were replaced elsewhere. */
+  older: boolean;
+  /** A share of another split of the same generation is held: it can never open this wallet. */
+  otherSplit: boolean;
+}
 
 /**
  * Keeps the wallet's device share in this browser, in IndexedDB database `dial`:
  *
  * - store `keys`: one AES-GCM 256 key, generated here as NON-EXTRACTABLE and stored as the CryptoKey object
  *   itself (structured clone keeps it non-extractable), so page scripts can use it but never read it out;
- * - store `shares`: per user id, the device share of each (wallet address, share generation), encrypted with
- *   that key under a random 12-byte IV, with the user id, address and generation as additional data (a
- *   share copied to another user's, address's or generation's entry fails to decrypt). See
- *   `deviceShareRecords.ts` for the entries written before generations existed (generation 1).
+ * - store `shares`: per user id, the device share of each split (address, generation, split id), encrypted
+ *   with that key under a random 12-byte IV, with the user id and the split as additional data (a share
+ *   copied to another user's or split's entry fails to decrypt). See `deviceShareRecords.ts` for the
+ *   entries written before generations and split ids, which are still read.
  *
- * Shares are kept per (address, generation) inside the user's record so that two tabs creating a wallet at
- * once cannot overwrite each other's share (the tab whose wallet the server refused discards only its own),
- * and so that a rotation can save the new split's share before the server takes it while keeping the old
- * one until it has: whichever generation the server holds, this browser still has its share.
+ * Shares are kept per split inside the user's record so that two tabs creating a wallet or rotating its
+ * shares at once cannot overwrite each other's share (the tab whose split the server refused discards only
+ * its own), and so that a rotation can save the new split's share before the server takes it while keeping
+ * the old one until it has: whichever split the server holds, this browser still has its share.
  */
 export const deviceShareStore = {
-  /** Encrypts and stores the device share of `address`'s split number `generation` for `userId`. */
-  async save(userId: string, address: string, share: Uint8Array, generation: number): Promise<void> {
+  /** Encrypts and stores the device share of `slot` for `userId`; returns its entry key. */
+  async save(userId: string, slot: ShareSlot, share: Uint8Array): Promise<string> {
     const db = await database();
     const key = await deviceKey(db);
     const iv = crypto.getRandomValues(new Uint8Array(12));
     const plain = new Uint8Array(share);
+    const named = { address: slot.address, generation: slot.generation, split: slot.split };
     let ciphertext: ArrayBuffer;
     try {
       ciphertext = await crypto.subtle.encrypt(
-        { name: 'AES-GCM', iv, additionalData: shareAdditionalData(userId, address, generation) },
+        { name: 'AES-GCM', iv, additionalData: shareAdditionalData(userId, named) },
         key,
         plain,
       );
     } finally {
       plain.fill(0);
     }
+    const entry: EncryptedShare = { ...named, iv, ciphertext };
+    const stored = entryKey(slot);
     await updateRecord(db, userId, (record) => {
-      removeEntry(record, address, generation);
-      record.shares[entryKey(address, generation)] = { address, generation, iv, ciphertext };
+      record.shares[stored] = entry;
     });
+    return stored;
   },
 
-  /** The device share of (`address`, `generation`) for `userId`, or null when this browser has none it can read. */
-  async load(userId: string, address: string, generation: number): Promise<Uint8Array | null> {
+  /** The device share in entry `entry` of `userId`'s record, or null when this browser has none it can read. */
+  async load(userId: string, entry: string): Promise<Uint8Array | null> {
     const db = await database();
     const transaction = db.transaction([SHARES, KEYS], 'readonly');
     const [record, key] = await Promise.all([
       requestResult<UserShares | undefined>(transaction.objectStore(SHARES).get(userId)),
       requestResult<unknown>(transaction.objectStore(KEYS).get(KEY_ID)),
     ]);
-    const entry = findEntry(record, address, generation);
-    if (entry === undefined || !(key instanceof CryptoKey)) return null;
+    const found = record?.shares[entry];
+    if (found === undefined || !(key instanceof CryptoKey)) return null;
     try {
       const plain = await crypto.subtle.decrypt(
-        {
-          name: 'AES-GCM',
-          iv: entry.iv,
-          additionalData: shareAdditionalData(userId, address, entry.generation),
-        },
+        { name: 'AES-GCM', iv: found.iv, additionalData: shareAdditionalData(userId, found) },
         key,
-        entry.ciphertext,
+        found.ciphertext,
       );
       return new Uint8Array(plain);
     } catch {
@@ -74,28 +86,39 @@ export const deviceShareStore = {
     }
   },
 
-  /** The generations of `address` this browser holds a device share of (e.g. an old one after a rotation elsewhere). */
-  async generations(userId: string, address: string): Promise<number[]> {
-    const db = await database();
-    const record = await requestResult<UserShares | undefined>(
-      db.transaction(SHARES, 'readonly').objectStore(SHARES).get(userId),
-    );
-    return generationsOf(record, address);
+  /** Which entries may hold the device share of `slot` (the server's split), and what else is held. */
+  async lookup(userId: string, slot: ShareSlot): Promise<ShareLookup> {
+    const record = await readRecord(userId);
+    return { candidates: candidateKeys(record, slot), ...otherShares(record, slot) };
   },
 
-  /** Forgets the device share of (`address`, `generation`): a split the server did not take. */
-  async discard(userId: string, address: string, generation: number): Promise<void> {
+  /** The generations of `address` this browser holds a device share of. */
+  async generations(userId: string, address: string): Promise<number[]> {
+    return generationsOf(await readRecord(userId), address);
+  },
+
+  /** Forgets one entry: a split the server did not take, or a share that does not rebuild the key. */
+  async discard(userId: string, entry: string): Promise<void> {
     const db = await database();
-    await updateRecord(db, userId, (record) => removeEntry(record, address, generation));
+    await updateRecord(db, userId, (record) => {
+      delete record.shares[entry];
+    });
   },
 
   /**
-   * Forgets every device share of `userId` except the one of (`address`, `generation`): the split the
-   * server holds. Other wallets' shares and older or abandoned generations go.
+   * The server holds `slot`, whose device share is entry `keep`: forgets what that makes useless (other
+   * wallets', older generations, other entries of that generation) and keeps newer generations, which are
+   * rotations other tabs have prepared and not sent yet.
    */
-  async keepOnly(userId: string, address: string, generation: number): Promise<void> {
+  async prune(userId: string, slot: ShareSlot, keep: string): Promise<void> {
     const db = await database();
-    await updateRecord(db, userId, (record) => keepOnlyEntry(record, address, generation));
+    await updateRecord(db, userId, (record) => pruneEntries(record, slot, keep));
+  },
+
+  /** Forgets other wallets' shares and generations of `address` older than `generation`. */
+  async pruneOlder(userId: string, address: string, generation: number): Promise<void> {
+    const db = await database();
+    await updateRecord(db, userId, (record) => pruneOlder(record, address, generation));
   },
 };
 
@@ -150,6 +173,13 @@ async function deviceKey(db: IDBDatabase): Promise<CryptoKey> {
     if (winner) return winner;
     throw new Error('The device-share key could not be stored');
   }
+}
+
+async function readRecord(userId: string): Promise<UserShares | undefined> {
+  const db = await database();
+  return requestResult<UserShares | undefined>(
+    db.transaction(SHARES, 'readonly').objectStore(SHARES).get(userId),
+  );
 }
 
 async function readKey(db: IDBDatabase): Promise<CryptoKey | undefined> {

@@ -1,14 +1,10 @@
-import {
-  combineWalletShares,
-  createWalletShares,
-  DialError,
-  decodeShare,
-  encodeShare,
-  isDialError,
-} from '@dial/core';
+import { createWalletShares, DialError, encodeShare, isDialError } from '@dial/core';
 import { createWallet, getWallet } from '../api/endpoints';
 import type { StoredWallet } from '../api/types';
+import { splitId } from './deviceShareRecords';
 import { deviceShareStore } from './deviceShareStore';
+import { rebuildFromDeviceShare } from './rebuildKey';
+import { withWalletLock } from './walletLock';
 
 /** What opening the wallet is doing, for the status line. */
 export type OpenWalletStage = 'opening' | 'creating';
@@ -23,8 +19,8 @@ export interface OpenedWallet {
 }
 
 /**
- * The server has a wallet with recovery set up, but this browser holds no device share of its current
- * generation: the person can recover it here with their recovery password or passkey.
+ * The server has a wallet with recovery set up, but no device share held in this browser rebuilds the key
+ * of the split the server holds: the person can recover it here with their recovery password or passkey.
  */
 export interface WalletToRecover {
   needsRecovery: true;
@@ -34,6 +30,12 @@ export interface WalletToRecover {
    * another device, or recovery changed there), so the share here no longer opens the wallet.
    */
   hasOlderShare: boolean;
+  /**
+   * This browser holds a share of the current generation that belongs to another split (a change started
+   * here never reached the server while the keys were replaced elsewhere): it cannot open the wallet and is
+   * forgotten once the wallet is recovered here.
+   */
+  hasMismatchedShare: boolean;
 }
 
 /**
@@ -42,14 +44,17 @@ export interface WalletToRecover {
  * - No wallet yet: create the key shares, store the device share in this browser FIRST (a wallet the server
  *   knows but whose device share was never kept could not be opened), then register the address and the
  *   auth share. If another tab or device registered a wallet first (409), forget our share and open theirs.
- * - A wallet: rebuild the key from this browser's device share of the server's current share generation and
- *   the server's auth share, which checks that the two belong to this address; the key is dropped right
- *   after (signing comes later). Device shares of other generations (a rotation that was abandoned, or
- *   that replaced them) are then forgotten.
- * - No device share of that generation: with recovery set up, the person can recover the wallet here
- *   ({@link WalletToRecover}); without it, `recovery_not_set_up` says the wallet cannot be opened here.
+ * - A wallet: rebuild the key from this browser's device share of the split the server holds (named by its
+ *   auth share's hash) and the server's auth share, which checks that the two belong to this address; the
+ *   key is dropped right after (signing comes later). Device shares of older generations and of other
+ *   splits of this generation are then forgotten; NEWER generations are kept, since another tab may have
+ *   saved one for a rotation it has not sent yet (it may be waiting for a confirmation code).
+ * - No device share that rebuilds it (none held, or only another split's): with recovery set up, the
+ *   person can recover the wallet here ({@link WalletToRecover}); without it, `recovery_not_set_up` or
+ *   `wallet_mismatch` says the wallet cannot be opened here.
  *
- * Runs under a Web Lock per user, so tabs of this browser never race to create two wallets.
+ * Runs under a Web Lock per user, so tabs of this browser never race to create two wallets, nor prune the
+ * shares while another tab's rotation is being sent.
  *
  * @throws {DialError} `recovery_not_set_up`, `wallet_mismatch`, or an API error.
  */
@@ -57,7 +62,7 @@ export function openWallet(
   userId: string,
   onStage: (stage: OpenWalletStage) => void,
 ): Promise<OpenedWallet | WalletToRecover> {
-  return withLock(`dial-wallet-${userId}`, () => openOrCreate(userId, onStage, true));
+  return withWalletLock(userId, () => openOrCreate(userId, onStage, true));
 }
 
 async function openOrCreate(
@@ -86,27 +91,21 @@ async function findWallet(): Promise<StoredWallet | null> {
 }
 
 async function checkWallet(userId: string, stored: StoredWallet): Promise<OpenedWallet | WalletToRecover> {
-  const deviceShare = await deviceShareStore.load(userId, stored.address, stored.generation);
-  if (deviceShare === null) {
-    if (stored.recovery === null) throw new DialError('recovery_not_set_up');
-    const held = await deviceShareStore.generations(userId, stored.address);
+  // The key itself is not kept: nothing signs yet, and a key that is never stored cannot leak from here.
+  const rebuilt = await rebuildFromDeviceShare(userId, stored);
+  if (!rebuilt.found) {
+    const mismatched = rebuilt.mismatched.length > 0 || rebuilt.otherSplit;
+    if (stored.recovery === null) {
+      throw new DialError(mismatched ? 'wallet_mismatch' : 'recovery_not_set_up');
+    }
     return {
       needsRecovery: true,
       wallet: stored,
-      hasOlderShare: held.some((generation) => generation < stored.generation),
+      hasOlderShare: rebuilt.older,
+      hasMismatchedShare: mismatched,
     };
   }
-  let authShare: Uint8Array | undefined;
-  try {
-    authShare = decodeShare(stored.authShare);
-    // Succeeds only when the two shares rebuild this address's key. The key itself is not kept: nothing
-    // signs yet, and a key that is never stored cannot leak from here.
-    await combineWalletShares([deviceShare, authShare], stored.address);
-  } finally {
-    deviceShare.fill(0);
-    authShare?.fill(0);
-  }
-  await deviceShareStore.keepOnly(userId, stored.address, stored.generation);
+  await deviceShareStore.prune(userId, rebuilt.slot, rebuilt.entry);
   return { address: stored.address, generation: stored.generation, recovery: stored.recovery };
 }
 
@@ -117,19 +116,20 @@ async function createAndRegister(userId: string): Promise<OpenedWallet | null> {
     // The recovery share of this first split is not kept: setting up recovery (which the wallet home asks
     // for) makes a new split and stores that split's recovery share, encrypted. Until then the wallet opens
     // only from this browser's device share plus the server's auth share.
-    await deviceShareStore.save(userId, address, deviceShare, 1);
+    const slot = { address, generation: 1, split: await splitId(authShare) };
+    const entry = await deviceShareStore.save(userId, slot, deviceShare);
     try {
       await createWallet(address, encodeShare(authShare));
     } catch (error) {
       if (isDialError(error, 'embedded_wallet_already_exists')) {
-        await deviceShareStore.discard(userId, address, 1);
+        await deviceShareStore.discard(userId, entry);
         return null;
       }
       // Other failures keep the saved share: the server may have registered the wallet before the answer
       // was lost, and then opening it again needs this share.
       throw error;
     }
-    await deviceShareStore.keepOnly(userId, address, 1);
+    await deviceShareStore.prune(userId, slot, entry);
     return { address, generation: 1, recovery: null };
   } finally {
     // Best effort: the base64 copy sent to the server is a string, which cannot be wiped.
@@ -137,10 +137,4 @@ async function createAndRegister(userId: string): Promise<OpenedWallet | null> {
     authShare.fill(0);
     recoveryShare.fill(0);
   }
-}
-
-/** Runs `task` holding a Web Lock (when the browser has them), so only one tab runs it at a time. */
-function withLock<T>(name: string, task: () => Promise<T>): Promise<T> {
-  if (typeof navigator === 'undefined' || navigator.locks === undefined) return task();
-  return navigator.locks.request(name, task) as Promise<T>;
 }

@@ -1,15 +1,15 @@
-import { combineWalletShares, DialError, decodeShare } from '@dial/core';
+import { DialError } from '@dial/core';
 import type { LocalAccount } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { getWallet } from '../api/endpoints';
-import { deviceShareStore } from './deviceShareStore';
+import { keyFromDeviceShare } from './rebuildKey';
 
 /**
  * The account that signs for the signed-in user's wallet, rebuilt just for one signature: this browser's
  * device share plus the auth share the server gives the owner's session, checked against `address`.
  * Callers use it for one request and drop it (the embedded provider's `getAccount` does exactly that).
  *
- * The device share is the one of the server's current share generation: after a rotation on another device
+ * The device share is the one of the split the server holds now: after a rotation on another device
  * this browser has none (`device_share_missing`) until the wallet is recovered here.
  *
  * @throws {DialError} `device_share_missing`, `wallet_mismatch` (the shares do not rebuild `address`'s key),
@@ -20,13 +20,5 @@ export async function loadSigningAccount(userId: string, address: `0x${string}`)
   if (stored.address.toLowerCase() !== address.toLowerCase()) {
     throw new DialError('wallet_mismatch', { details: 'the server holds another wallet' });
   }
-  const deviceShare = await deviceShareStore.load(userId, stored.address, stored.generation);
-  if (deviceShare === null) throw new DialError('device_share_missing');
-  const authShare = decodeShare(stored.authShare);
-  try {
-    return privateKeyToAccount(await combineWalletShares([deviceShare, authShare], stored.address));
-  } finally {
-    deviceShare.fill(0);
-    authShare.fill(0);
-  }
+  return privateKeyToAccount(await keyFromDeviceShare(userId, stored));
 }
