@@ -291,6 +291,12 @@ describe.each(DIALECTS)('share rotation on %s', (dialect) => {
       'an scrypt N that is not a power of two',
       { recovery: { ...passwordRecovery(), kdf: { ...scrypt, N: 100_000 } } },
     ],
+    [
+      'an scrypt N the web app would refuse to run',
+      { recovery: { ...passwordRecovery(), kdf: { ...scrypt, N: 2_097_152 } } },
+    ],
+    ['an scrypt r over 16', { recovery: { ...passwordRecovery(), kdf: { ...scrypt, r: 17 } } }],
+    ['an scrypt p over 4', { recovery: { ...passwordRecovery(), kdf: { ...scrypt, p: 5 } } }],
     ['a short salt', { recovery: { ...passwordRecovery(), kdf: { ...scrypt, salt: 'AAAA' } } }],
     ['an extra KDF property', { recovery: { ...passwordRecovery(), kdf: { ...scrypt, pepper: 'x' } } }],
     [

@@ -17,9 +17,11 @@ const SaltSchema = Type.String({
 export const ScryptKdfSchema = Type.Object(
   {
     name: Type.Literal('scrypt'),
-    N: Type.Integer({ minimum: 32_768, maximum: 4_194_304, description: 'A power of two, 2^15 to 2^22.' }),
-    r: Type.Integer({ minimum: 1, maximum: 32 }),
-    p: Type.Integer({ minimum: 1, maximum: 16 }),
+    // The ceilings are the web app's: it refuses to run scrypt above them (a tampered record must not
+    // freeze the tab), so a record it could never open is refused here already.
+    N: Type.Integer({ minimum: 32_768, maximum: 1_048_576, description: 'A power of two, 2^15 to 2^20.' }),
+    r: Type.Integer({ minimum: 1, maximum: 16 }),
+    p: Type.Integer({ minimum: 1, maximum: 4 }),
     salt: SaltSchema,
   },
   { additionalProperties: false },
