@@ -11,7 +11,6 @@ import { getAddress, isAddress } from 'viem';
 import type { AppContext } from '../appContext.js';
 import { errorResponses } from '../http/schemas.js';
 import type { TypedApp } from '../http/typedApp.js';
-import { consumeRateLimit } from '../rateLimit/consumeRateLimit.js';
 import { ACTIVITY_LIMITS } from './activityLimits.js';
 import { listActivity, recordTransfer, setTransferStatus } from './transferStore.js';
 
@@ -144,7 +143,7 @@ export function registerActivityRoutes(app: TypedApp, ctx: AppContext): void {
     async (request, reply) => {
       const userId = request.user!.id;
       const { body } = request;
-      await consumeRateLimit(ctx.db, `activity:user:${userId}`, ACTIVITY_LIMITS.recordsPerUser, ctx.now());
+      await ctx.rateLimiter.consume(`activity:user:${userId}`, ACTIVITY_LIMITS.recordsPerUser, ctx.now());
       checkChain(ctx, body.chainId);
       const { item, created } = await recordTransfer(
         ctx.db,

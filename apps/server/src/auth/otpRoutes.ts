@@ -3,7 +3,6 @@ import type { AppContext } from '../appContext.js';
 import type { Channel } from '../delivery/index.js';
 import { ChannelSchema, errorResponses, UserSchema } from '../http/schemas.js';
 import type { TypedApp } from '../http/typedApp.js';
-import { consumeRateLimit } from '../rateLimit/consumeRateLimit.js';
 import { normalizeTarget } from './normalizeTarget.js';
 import { consumeCode } from './otpCodes.js';
 import { sendCode } from './sendCode.js';
@@ -88,9 +87,8 @@ export function registerOtpRoutes(app: TypedApp, ctx: AppContext): void {
       const { channel, to, code } = request.body;
       const target = normalizeTarget(channel, to);
       const now = ctx.now();
-      await consumeRateLimit(ctx.db, `otp-verify:ip:${request.ip}`, policy.verifiesPerIp, now);
-      await consumeRateLimit(
-        ctx.db,
+      await ctx.rateLimiter.consume(`otp-verify:ip:${request.ip}`, policy.verifiesPerIp, now);
+      await ctx.rateLimiter.consume(
         `otp-verify:${target.channel}:${target.identifier}`,
         policy.verifiesPerIdentifier,
         now,

@@ -2,7 +2,6 @@ import { Type } from 'typebox';
 import type { AppContext } from '../appContext.js';
 import { errorResponses } from '../http/schemas.js';
 import type { TypedApp } from '../http/typedApp.js';
-import { consumeRateLimit } from '../rateLimit/consumeRateLimit.js';
 import { consumeCode } from './otpCodes.js';
 import {
   markReauthenticated,
@@ -75,9 +74,8 @@ export function registerReauthRoutes(app: TypedApp, ctx: AppContext): void {
     async (request) => {
       const { storedAs } = reauthTargets(request.user!);
       const now = ctx.now();
-      await consumeRateLimit(ctx.db, `otp-verify:ip:${request.ip}`, policy.verifiesPerIp, now);
-      await consumeRateLimit(
-        ctx.db,
+      await ctx.rateLimiter.consume(`otp-verify:ip:${request.ip}`, policy.verifiesPerIp, now);
+      await ctx.rateLimiter.consume(
         `otp-verify:${storedAs.channel}:${storedAs.identifier}`,
         policy.verifiesPerIdentifier,
         now,

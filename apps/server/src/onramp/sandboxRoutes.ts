@@ -9,7 +9,6 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { type Address, parseEther, parseUnits } from 'viem';
 import type { AppContext } from '../appContext.js';
 import { mintTestUsdc } from '../devchain/index.js';
-import { consumeRateLimit } from '../rateLimit/consumeRateLimit.js';
 import type { AvailableOffer } from './availableOffers.js';
 import { SANDBOX_PAYMENTS_PER_IP } from './onrampLimits.js';
 import { partnerUserId } from './partnerUserId.js';
@@ -115,7 +114,7 @@ export async function registerSandboxRoutes(
       const text = (name: string) => (typeof body[name] === 'string' ? (body[name] as string) : '');
       const now = ctx.now();
       try {
-        await consumeRateLimit(ctx.db, `onramp-sandbox-pay:ip:${request.ip}`, SANDBOX_PAYMENTS_PER_IP, now);
+        await ctx.rateLimiter.consume(`onramp-sandbox-pay:ip:${request.ip}`, SANDBOX_PAYMENTS_PER_IP, now);
       } catch (error) {
         if (!isDialError(error, 'too_many_requests')) throw error;
         reply.header('retry-after', String(error.retryAfterSeconds ?? 60));
