@@ -6,7 +6,7 @@ import type { RateLimiter } from '../src/rateLimit/rateLimiter.js';
 import { createRedisRateLimiter } from '../src/rateLimit/redisRateLimiter.js';
 import { createSqlRateLimiter } from '../src/rateLimit/sqlRateLimiter.js';
 import { DIALECTS, dialectLabel, useTestDatabase } from './databases.js';
-import { NEEDS_TEST_REDIS_URL, testRedisUrl, useRedisKeyPrefix } from './redis.js';
+import { NEEDS_TEST_REDIS_URL, redisHostPort, testRedisUrl, useRedisKeyPrefix, viaProxy } from './redis.js';
 import { startTcpProxy } from './tcpProxy.js';
 
 const NOW = new Date('2030-01-01T12:00:00.000Z');
@@ -172,17 +172,3 @@ describe.runIf(testRedisUrl !== undefined)(`the Redis rate limiter ${NEEDS_TEST_
     }
   });
 });
-
-/** The host and port of a redis:// URL. */
-export function redisHostPort(url: string): { host: string; port: number } {
-  const parsed = new URL(url);
-  return { host: parsed.hostname, port: Number(parsed.port || 6379) };
-}
-
-/** The same Redis URL (credentials, database) through a proxy on 127.0.0.1. */
-export function viaProxy(url: string, port: number): string {
-  const parsed = new URL(url);
-  parsed.hostname = '127.0.0.1';
-  parsed.port = String(port);
-  return parsed.href;
-}

@@ -41,3 +41,17 @@ export function useRedisKeyPrefix(): () => string {
     return current;
   };
 }
+
+/** The host and port of a redis:// URL. */
+export function redisHostPort(url: string): { host: string; port: number } {
+  const parsed = new URL(url);
+  return { host: parsed.hostname, port: Number(parsed.port || 6379) };
+}
+
+/** The same Redis URL (credentials, database) through a proxy on 127.0.0.1. */
+export function viaProxy(url: string, port: number): string {
+  const parsed = new URL(url);
+  parsed.hostname = '127.0.0.1';
+  parsed.port = String(port);
+  return parsed.href;
+}

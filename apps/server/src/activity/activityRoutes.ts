@@ -136,7 +136,7 @@ export function registerActivityRoutes(app: TypedApp, ctx: AppContext): void {
         response: {
           200: ActivityItemSchema,
           201: ActivityItemSchema,
-          ...errorResponses(400, 401, 403, 404, 429),
+          ...errorResponses(400, 401, 403, 404, 429, 503),
         },
       },
     },

@@ -48,7 +48,7 @@ export function registerOtpRoutes(app: TypedApp, ctx: AppContext): void {
             resendAfterSeconds: Type.Integer(),
             expiresInSeconds: Type.Integer(),
           }),
-          ...errorResponses(400, 403, 429, 502),
+          ...errorResponses(400, 403, 429, 502, 503),
         },
       },
     },
@@ -79,7 +79,7 @@ export function registerOtpRoutes(app: TypedApp, ctx: AppContext): void {
         }),
         response: {
           200: Type.Object({ user: UserSchema, isNewUser: Type.Boolean() }),
-          ...errorResponses(400, 403, 429),
+          ...errorResponses(400, 403, 429, 503),
         },
       },
     },

@@ -37,7 +37,7 @@ export function registerReauthRoutes(app: TypedApp, ctx: AppContext): void {
             resendAfterSeconds: Type.Integer(),
             expiresInSeconds: Type.Integer(),
           }),
-          ...errorResponses(400, 401, 403, 429, 502),
+          ...errorResponses(400, 401, 403, 429, 502, 503),
         },
       },
     },
@@ -67,7 +67,7 @@ export function registerReauthRoutes(app: TypedApp, ctx: AppContext): void {
         }),
         response: {
           200: Type.Object({ reauthenticatedUntil: Type.String({ format: 'date-time' }) }),
-          ...errorResponses(400, 401, 403, 429),
+          ...errorResponses(400, 401, 403, 429, 503),
         },
       },
     },

@@ -116,6 +116,10 @@ export async function registerSandboxRoutes(
       try {
         await ctx.rateLimiter.consume(`onramp-sandbox-pay:ip:${request.ip}`, SANDBOX_PAYMENTS_PER_IP, now);
       } catch (error) {
+        // A page, like every answer of this form, not the API's JSON.
+        if (isDialError(error, 'rate_limit_unavailable')) {
+          return sendPage(reply, 503, renderMessagePage('Try again in a moment', error.message, appUrl));
+        }
         if (!isDialError(error, 'too_many_requests')) throw error;
         reply.header('retry-after', String(error.retryAfterSeconds ?? 60));
         return sendPage(reply, 429, renderMessagePage('Too many attempts', error.message, appUrl));

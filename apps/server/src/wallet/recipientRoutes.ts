@@ -48,7 +48,7 @@ export function registerRecipientRoutes(app: TypedApp, ctx: AppContext): void {
             },
             { additionalProperties: false },
           ),
-          ...errorResponses(400, 401, 404, 429),
+          ...errorResponses(400, 401, 404, 429, 503),
         },
       },
     },

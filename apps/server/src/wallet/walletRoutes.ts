@@ -211,7 +211,7 @@ function registerShareRoutes(app: TypedApp, ctx: AppContext): void {
             ciphertext: RecoveryCiphertextSchema,
             kdf: KdfSchema,
           }),
-          ...errorResponses(401, 404, 429),
+          ...errorResponses(401, 404, 429, 503),
         },
       },
     },
@@ -236,7 +236,7 @@ function registerShareRoutes(app: TypedApp, ctx: AppContext): void {
         security: [{ session: [] }],
         response: {
           204: Type.Null({ description: 'Counted.' }),
-          ...errorResponses(400, 401, 403, 429),
+          ...errorResponses(400, 401, 403, 429, 503),
         },
       },
     },
