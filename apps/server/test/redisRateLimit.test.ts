@@ -125,6 +125,11 @@ describe.runIf(testRedisUrl !== undefined)(
           interval: 250,
         });
         expect(t.transport.sent.map((message) => message.to)).toEqual(['ada@example.com', 'bob@example.com']);
+
+        // Closing the app closes its Redis connection.
+        expect(proxy.connections()).toBe(1);
+        await t.app.close();
+        await vi.waitFor(() => expect(proxy.connections()).toBe(0));
       } finally {
         await proxy.close();
       }

@@ -7,6 +7,8 @@ import net from 'node:net';
 export interface TcpProxy {
   /** The port it listens on, on 127.0.0.1. */
   port: number;
+  /** How many client connections are open through it. */
+  connections(): number;
   /** Drops every connection and stops accepting new ones (the server looks down). */
   cut(): Promise<void>;
   /** Accepts connections again on the same port. */
@@ -18,9 +20,12 @@ export interface TcpProxy {
 
 export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
   const sockets = new Set<net.Socket>();
+  const clients = new Set<net.Socket>();
   let silent = false;
   const server = net.createServer((client) => {
     const upstream = net.connect(target.port, target.host);
+    clients.add(client);
+    client.on('close', () => clients.delete(client));
     for (const [from, to] of [
       [client, upstream],
       [upstream, client],
@@ -52,6 +57,7 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
   const port = await listen(0);
   return {
     port,
+    connections: () => clients.size,
     cut: stop,
     async restore() {
       silent = false;

@@ -56,6 +56,8 @@ export async function connectRedis(url: string, options: ConnectRedisOptions = {
 function newClient(url: string, wasConnected: () => boolean) {
   return createClient({
     url,
+    // How the connection shows in Redis's CLIENT LIST.
+    name: 'dial',
     disableOfflineQueue: true,
     commandOptions: { timeout: REDIS_TIMEOUT_MS },
     socket: {
