@@ -34,6 +34,10 @@ import type { OnrampProvider } from './onramp/onrampProvider.js';
 import { registerOnrampRoutes } from './onramp/onrampRoutes.js';
 import { createSandboxProvider } from './onramp/sandboxProvider.js';
 import { registerSandboxRoutes } from './onramp/sandboxRoutes.js';
+import { connectRedis, type RedisClient } from './rateLimit/connectRedis.js';
+import type { RateLimiter } from './rateLimit/rateLimiter.js';
+import { createRedisRateLimiter } from './rateLimit/redisRateLimiter.js';
+import { createSqlRateLimiter } from './rateLimit/sqlRateLimiter.js';
 import { registerSystemRoutes } from './system/systemRoutes.js';
 import { registerRecipientRoutes } from './wallet/recipientRoutes.js';
 import { registerWalletRoutes } from './wallet/walletRoutes.js';
@@ -77,14 +81,21 @@ const REDACTED_PATHS = [
 
 /**
  * Builds the Dial server: the API, the dev routes outside production, and the web app when it is built.
- * Runs the database migrations first. Does not listen: call `listen()`, or drive it with `inject()`.
- * Closing the app closes what it opened (the database unless it was given, SMTP connections, timers).
+ * Runs the database migrations first, then connects to Redis when `REDIS_URL` is set (and fails when it
+ * cannot). Does not listen: call `listen()`, or drive it with `inject()`. Closing the app closes what it
+ * opened (the database unless it was given, the Redis connection, SMTP connections, timers).
  */
 export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<FastifyInstance> {
   const ownsDb = deps.db === undefined;
   const db = deps.db ?? createDatabase(config);
+  // Failures of the Redis connection go to the app's log once it exists.
+  let logRedisError: (error: Error) => void = () => {};
+  let redis: RedisClient | null = null;
   try {
     await migrateToLatest(db);
+    if (config.redis !== null) {
+      redis = await connectRedis(config.redis.url, { onError: (error) => logRedisError(error) });
+    }
   } catch (error) {
     if (ownsDb) await db.destroy();
     throw error;
@@ -122,6 +133,15 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
   // TypeBox's own checker: strict types (no coercion of 1 to "1"), exactly what the schemas say.
   app.setValidatorCompiler(TypeBoxValidatorCompiler);
 
+  logRedisError = (error) => app.log.error({ err: error }, 'Redis connection failed; reconnecting');
+  const rateLimiter: RateLimiter =
+    redis === null || config.redis === null
+      ? createSqlRateLimiter(db)
+      : createRedisRateLimiter(redis, {
+          keyPrefix: config.redis.keyPrefix,
+          onFailure: (error) => app.log.error({ err: error }, 'rate limit: Redis call failed; answered 503'),
+        });
+
   const now = deps.now ?? (() => new Date());
   const outbox = createDatabaseOutboxStore(db, now);
   const chosen = chooseTransports(config, outbox);
@@ -129,6 +149,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
     config,
     db,
     now,
+    rateLimiter,
     keys: {
       otp: deriveKey(config.shareEncryptionKey, 'dial/otp'),
       authShare: deriveKey(config.shareEncryptionKey, 'dial/auth-share'),
@@ -151,6 +172,8 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
   app.addHook('onClose', async () => {
     clearInterval(sweepTimer);
     chosen.close();
+    // Requests have finished by now; destroy() also stops a reconnection in progress.
+    redis?.destroy();
     if (ownsDb) await db.destroy();
   });
 

@@ -4,6 +4,7 @@ import type { AppConfig } from './config.js';
 import type { Database } from './db/database.js';
 import type { Channel, MessageTransport, OutboxStore } from './delivery/index.js';
 import type { SendFromFaucetOptions } from './devchain/index.js';
+import type { RateLimiter } from './rateLimit/rateLimiter.js';
 
 /** What the routes share: configuration, the database, the clock, derived keys and outside services. */
 export interface AppContext {
@@ -11,6 +12,8 @@ export interface AppContext {
   db: Kysely<Database>;
   /** The clock; tests inject one to move time. */
   now: () => Date;
+  /** Every rate limit: counters in Redis when `REDIS_URL` is set, else in the database. */
+  rateLimiter: RateLimiter;
   /** Keys derived from `SHARE_ENCRYPTION_KEY` with HKDF. */
   keys: { otp: Buffer; authShare: Buffer; onrampPartner: Buffer };
   /** How codes reach people, per channel; a channel without one is not available. */

@@ -77,6 +77,17 @@ export interface OnrampConfig {
   solAddress: string | null;
 }
 
+/** Rate-limit counters in Redis, shared by every server using it. */
+export interface RedisConfig {
+  /** `REDIS_URL`: `redis://[user:password@]host[:port][/database]`, or `rediss://` for TLS. */
+  url: string;
+  /** Put before every counter's key. Not read from the environment; tests use a unique one per run. */
+  keyPrefix: string;
+}
+
+/** The prefix of Dial's rate-limit keys in Redis: `dial:rate:otp-start:ip:203.0.113.9`. */
+export const REDIS_KEY_PREFIX = 'dial:rate:';
+
 /** Everything the server is configured with; {@link loadConfig} reads it from the environment. */
 export interface AppConfig {
   environment: Environment;
@@ -90,6 +101,8 @@ export interface AppConfig {
   dataDir: string;
   /** `postgres://…` for PostgreSQL; `undefined` for the SQLite file `dataDir/dial.sqlite`. */
   databaseUrl: string | undefined;
+  /** Where rate-limit counters live when not in the database (`REDIS_URL`); `null`: in the database. */
+  redis: RedisConfig | null;
   /** The 32-byte master key; auth shares and one-time codes use keys derived from it with HKDF. */
   shareEncryptionKey: Uint8Array;
   mail: { smtpUrl: string | undefined; from: string };
@@ -174,6 +187,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       'DATABASE_URL must be a PostgreSQL URL (postgres://user:password@host:5432/database); leave it unset for SQLite.',
     );
   }
+
+  // REDIS_URL: redis://[user:password@]host:6379[/database] (rediss:// for TLS) to keep rate-limit counters in
+  // Redis instead of the database. Unset: in the database. The server does not start when it cannot reach it.
+  const redisUrl = read('REDIS_URL');
+  const redis = redisUrl === undefined ? null : { url: checkRedisUrl(redisUrl), keyPrefix: REDIS_KEY_PREFIX };
 
   // SHARE_ENCRYPTION_KEY: 32 random bytes, as 64 hex characters or base64 (`openssl rand -hex 32`). Encrypts
   // the stored auth shares and keys the one-time-code hashes. Required in production; in development and
@@ -321,6 +339,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     allowedOrigins: [...allowedOrigins],
     dataDir,
     databaseUrl,
+    redis,
     shareEncryptionKey,
     mail: { smtpUrl, from: mailFrom },
     twilio,
@@ -570,6 +589,26 @@ function rpcUrl(name: string, text: string): string {
         'Put the API key in the path or query, as RPC providers do.',
     );
   }
+  return text;
+}
+
+/**
+ * Checks `REDIS_URL`: redis:// or rediss://, a host, and at most a database number as the path. The
+ * message never repeats the value, which may hold a password.
+ */
+function checkRedisUrl(text: string): string {
+  const usage =
+    'REDIS_URL must be a Redis URL: redis://[user:password@]host[:port][/database], or rediss://… for TLS ' +
+    '(for example redis://127.0.0.1:6379/0); leave it unset to keep rate limits in the database.';
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new ConfigError(usage);
+  }
+  if (!['redis:', 'rediss:'].includes(url.protocol) || url.hostname === '') throw new ConfigError(usage);
+  if (!/^(\/(\d+)?)?$/.test(url.pathname) || url.search !== '' || url.hash !== '')
+    throw new ConfigError(usage);
   return text;
 }
 

@@ -23,6 +23,7 @@ describe('loadConfig', () => {
       publicUrl: 'http://localhost:8080',
       dataDir,
       databaseUrl: undefined,
+      redis: null,
       mail: { smtpUrl: undefined, from: 'Dial <no-reply@localhost>' },
       twilio: undefined,
       allowlist: null,
@@ -141,6 +142,41 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ DATA_DIR: dataDir, [name]: value })).toThrow(
       expect.objectContaining({ name: 'ConfigError', message: expect.stringContaining(name) }),
     );
+  });
+
+  describe('REDIS_URL', () => {
+    it.each([
+      'redis://127.0.0.1:6379',
+      'redis://cache.internal',
+      'redis://:s3cret@cache.internal:6380/2',
+      'redis://dial:s3cret@cache.internal/',
+      'rediss://dial:s3cret@cache.example.com:6380/0',
+    ])('keeps rate limits in the Redis at %s', (url) => {
+      expect(loadConfig({ DATA_DIR: dataDir, REDIS_URL: url }).redis).toEqual({
+        url,
+        keyPrefix: 'dial:rate:',
+      });
+    });
+
+    it.each([
+      'http://cache.internal:6379',
+      'cache.internal:6379',
+      'redis://',
+      'redis://cache.internal/zero',
+      'redis://cache.internal/0/extra',
+      'redis://cache.internal:6379?db=2',
+      'redis://:s3cret@cache.internal:99999',
+    ])('refuses %s with a message naming REDIS_URL, never repeating it', (url) => {
+      let error: unknown;
+      try {
+        loadConfig({ DATA_DIR: dataDir, REDIS_URL: url });
+      } catch (caught) {
+        error = caught;
+      }
+      expect(error).toBeInstanceOf(ConfigError);
+      expect((error as ConfigError).message).toContain('REDIS_URL must be a Redis URL');
+      expect((error as ConfigError).message).not.toContain('s3cret');
+    });
   });
 
   describe('RPC_URL_<chainId>', () => {

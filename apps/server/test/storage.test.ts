@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { DialError } from '@dial/core';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { storeCode } from '../src/auth/otpCodes.js';
@@ -11,7 +10,7 @@ import { isUniqueViolation } from '../src/db/isUniqueViolation.js';
 import { migrateToLatest } from '../src/db/migrateToLatest.js';
 import { sweepExpiredRows } from '../src/db/sweepExpiredRows.js';
 import { createDatabaseOutboxStore } from '../src/dev/outboxStore.js';
-import { consumeRateLimit } from '../src/rateLimit/consumeRateLimit.js';
+import { createSqlRateLimiter } from '../src/rateLimit/sqlRateLimiter.js';
 import { DIALECTS, useTestDatabase } from './databases.js';
 
 const NOW = new Date('2030-01-01T12:00:00.000Z');
@@ -41,44 +40,6 @@ describe.each(DIALECTS)('storage on %s', (dialect) => {
         'wallets',
       ].sort(),
     );
-  });
-
-  describe('rate limits', () => {
-    it('allows `max` events per window and refuses the next with the seconds left', async () => {
-      for (let i = 0; i < 3; i++) await consumeRateLimit(db(), 'k', limit, NOW);
-      const later = new Date(NOW.getTime() + 15_000);
-      const refused = await consumeRateLimit(db(), 'k', limit, later).catch((error: unknown) => error);
-      expect(refused).toBeInstanceOf(DialError);
-      expect(refused).toMatchObject({ code: 'too_many_requests', retryAfterSeconds: 45 });
-    });
-
-    it('starts over in the next window', async () => {
-      for (let i = 0; i < 4; i++) await consumeRateLimit(db(), 'k', limit, NOW).catch(() => {});
-      await consumeRateLimit(db(), 'k', limit, new Date(NOW.getTime() + 60_000));
-      const row = await db().selectFrom('rate_limits').selectAll().executeTakeFirstOrThrow();
-      expect(row).toEqual({ key: 'k', window_start: '2030-01-01T12:01:00.000Z', count: 1 });
-    });
-
-    it('keeps separate counters per key', async () => {
-      for (let i = 0; i < 3; i++) await consumeRateLimit(db(), 'a', limit, NOW);
-      await expect(consumeRateLimit(db(), 'b', limit, NOW)).resolves.toBeUndefined();
-    });
-
-    it('counts concurrent events exactly (one atomic upsert each)', async () => {
-      const results = await Promise.allSettled(
-        Array.from({ length: 10 }, () => consumeRateLimit(db(), 'k', limit, NOW)),
-      );
-      expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(3);
-      const row = await db().selectFrom('rate_limits').select('count').executeTakeFirstOrThrow();
-      expect(row.count).toBe(10);
-    });
-
-    it('never moves a window back when a server’s clock lags', async () => {
-      await consumeRateLimit(db(), 'k', limit, new Date(NOW.getTime() + 60_000));
-      await consumeRateLimit(db(), 'k', limit, NOW);
-      const row = await db().selectFrom('rate_limits').selectAll().executeTakeFirstOrThrow();
-      expect(row).toEqual({ key: 'k', window_start: '2030-01-01T12:01:00.000Z', count: 2 });
-    });
   });
 
   describe('one-time code rows', () => {
@@ -213,8 +174,8 @@ describe.each(DIALECTS)('storage on %s', (dialect) => {
         },
       ])
       .execute();
-    await consumeRateLimit(db(), 'old', limit, new Date(NOW.getTime() - 2 * 3_600_000));
-    await consumeRateLimit(db(), 'live', limit, NOW);
+    await createSqlRateLimiter(db()).consume('old', limit, new Date(NOW.getTime() - 2 * 3_600_000));
+    await createSqlRateLimiter(db()).consume('live', limit, NOW);
 
     await sweepExpiredRows(db(), NOW, { otp: DEFAULT_OTP_POLICY, session: policy });
 
@@ -244,7 +205,7 @@ describe('createDatabase with DATABASE_URL', () => {
       const database = createDatabase({ databaseUrl: url.href, dataDir: '/nonexistent' });
       await migrateToLatest(database);
       expect(dialectOf(database)).toBe('postgres');
-      await consumeRateLimit(database, 'k', limit, NOW);
+      await createSqlRateLimiter(database).consume('k', limit, NOW);
       expect(await database.selectFrom('rate_limits').select('count').execute()).toEqual([{ count: 1 }]);
       await database.destroy();
     } finally {

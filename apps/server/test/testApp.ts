@@ -26,6 +26,7 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
     allowedOrigins: [ORIGIN, 'http://127.0.0.1:8080'],
     dataDir: join('/nonexistent', 'dial-test-data'),
     databaseUrl: undefined,
+    redis: null,
     shareEncryptionKey: new Uint8Array(randomBytes(32)),
     mail: { smtpUrl: undefined, from: 'Dial <no-reply@localhost>' },
     twilio: undefined,

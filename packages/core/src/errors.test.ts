@@ -36,6 +36,7 @@ describe('ERROR_CATALOGUE', () => {
     ['internal_error', 500],
     ['delivery_failed', 502],
     ['network_error', 503],
+    ['rate_limit_unavailable', 503],
   ] as const)('answers %s with HTTP %i', (code, status) => {
     expect(ERROR_CATALOGUE[code].status).toBe(status);
   });

@@ -33,6 +33,7 @@ export type ErrorCode =
   | 'unsupported_chain'
   | 'user_rejected'
   | 'onramp_unavailable'
+  | 'rate_limit_unavailable'
   | 'internal_error';
 
 /** What the catalogue holds for one code. */
@@ -137,6 +138,10 @@ export const ERROR_CATALOGUE: Readonly<Record<ErrorCode, ErrorSpec>> = {
   onramp_unavailable: {
     status: 503,
     message: 'The payment provider could not be reached just now. Try again in a moment.',
+  },
+  rate_limit_unavailable: {
+    status: 503,
+    message: 'Dial could not check this request just now. Try again in a moment.',
   },
   internal_error: { status: 500, message: 'Something went wrong on our side. Try again in a moment.' },
 };

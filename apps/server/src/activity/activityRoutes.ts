@@ -11,7 +11,6 @@ import { getAddress, isAddress } from 'viem';
 import type { AppContext } from '../appContext.js';
 import { errorResponses } from '../http/schemas.js';
 import type { TypedApp } from '../http/typedApp.js';
-import { consumeRateLimit } from '../rateLimit/consumeRateLimit.js';
 import { ACTIVITY_LIMITS } from './activityLimits.js';
 import { listActivity, recordTransfer, setTransferStatus } from './transferStore.js';
 
@@ -137,14 +136,14 @@ export function registerActivityRoutes(app: TypedApp, ctx: AppContext): void {
         response: {
           200: ActivityItemSchema,
           201: ActivityItemSchema,
-          ...errorResponses(400, 401, 403, 404, 429),
+          ...errorResponses(400, 401, 403, 404, 429, 503),
         },
       },
     },
     async (request, reply) => {
       const userId = request.user!.id;
       const { body } = request;
-      await consumeRateLimit(ctx.db, `activity:user:${userId}`, ACTIVITY_LIMITS.recordsPerUser, ctx.now());
+      await ctx.rateLimiter.consume(`activity:user:${userId}`, ACTIVITY_LIMITS.recordsPerUser, ctx.now());
       checkChain(ctx, body.chainId);
       const { item, created } = await recordTransfer(
         ctx.db,

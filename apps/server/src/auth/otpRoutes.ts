@@ -3,7 +3,6 @@ import type { AppContext } from '../appContext.js';
 import type { Channel } from '../delivery/index.js';
 import { ChannelSchema, errorResponses, UserSchema } from '../http/schemas.js';
 import type { TypedApp } from '../http/typedApp.js';
-import { consumeRateLimit } from '../rateLimit/consumeRateLimit.js';
 import { normalizeTarget } from './normalizeTarget.js';
 import { consumeCode } from './otpCodes.js';
 import { sendCode } from './sendCode.js';
@@ -49,7 +48,7 @@ export function registerOtpRoutes(app: TypedApp, ctx: AppContext): void {
             resendAfterSeconds: Type.Integer(),
             expiresInSeconds: Type.Integer(),
           }),
-          ...errorResponses(400, 403, 429, 502),
+          ...errorResponses(400, 403, 429, 502, 503),
         },
       },
     },
@@ -80,7 +79,7 @@ export function registerOtpRoutes(app: TypedApp, ctx: AppContext): void {
         }),
         response: {
           200: Type.Object({ user: UserSchema, isNewUser: Type.Boolean() }),
-          ...errorResponses(400, 403, 429),
+          ...errorResponses(400, 403, 429, 503),
         },
       },
     },
@@ -88,9 +87,8 @@ export function registerOtpRoutes(app: TypedApp, ctx: AppContext): void {
       const { channel, to, code } = request.body;
       const target = normalizeTarget(channel, to);
       const now = ctx.now();
-      await consumeRateLimit(ctx.db, `otp-verify:ip:${request.ip}`, policy.verifiesPerIp, now);
-      await consumeRateLimit(
-        ctx.db,
+      await ctx.rateLimiter.consume(`otp-verify:ip:${request.ip}`, policy.verifiesPerIp, now);
+      await ctx.rateLimiter.consume(
         `otp-verify:${target.channel}:${target.identifier}`,
         policy.verifiesPerIdentifier,
         now,

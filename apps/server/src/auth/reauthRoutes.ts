@@ -2,7 +2,6 @@ import { Type } from 'typebox';
 import type { AppContext } from '../appContext.js';
 import { errorResponses } from '../http/schemas.js';
 import type { TypedApp } from '../http/typedApp.js';
-import { consumeRateLimit } from '../rateLimit/consumeRateLimit.js';
 import { consumeCode } from './otpCodes.js';
 import {
   markReauthenticated,
@@ -38,7 +37,7 @@ export function registerReauthRoutes(app: TypedApp, ctx: AppContext): void {
             resendAfterSeconds: Type.Integer(),
             expiresInSeconds: Type.Integer(),
           }),
-          ...errorResponses(400, 401, 403, 429, 502),
+          ...errorResponses(400, 401, 403, 429, 502, 503),
         },
       },
     },
@@ -68,16 +67,15 @@ export function registerReauthRoutes(app: TypedApp, ctx: AppContext): void {
         }),
         response: {
           200: Type.Object({ reauthenticatedUntil: Type.String({ format: 'date-time' }) }),
-          ...errorResponses(400, 401, 403, 429),
+          ...errorResponses(400, 401, 403, 429, 503),
         },
       },
     },
     async (request) => {
       const { storedAs } = reauthTargets(request.user!);
       const now = ctx.now();
-      await consumeRateLimit(ctx.db, `otp-verify:ip:${request.ip}`, policy.verifiesPerIp, now);
-      await consumeRateLimit(
-        ctx.db,
+      await ctx.rateLimiter.consume(`otp-verify:ip:${request.ip}`, policy.verifiesPerIp, now);
+      await ctx.rateLimiter.consume(
         `otp-verify:${storedAs.channel}:${storedAs.identifier}`,
         policy.verifiesPerIdentifier,
         now,

@@ -2,7 +2,6 @@ import { DialError } from '@dial/core';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../appContext.js';
 import { createMessageText, createReauthMessageText, DeliveryError } from '../delivery/index.js';
-import { consumeRateLimit } from '../rateLimit/consumeRateLimit.js';
 import {
   type CodeTarget,
   cooldownRemaining,
@@ -48,11 +47,11 @@ export async function sendCode(
   if (transport === undefined) throw new DialError('invalid_data', { message: unavailableMessage });
 
   const now = ctx.now();
-  await consumeRateLimit(ctx.db, `otp-start:ip:${request.ip}`, policy.startsPerIp, now);
+  await ctx.rateLimiter.consume(`otp-start:ip:${request.ip}`, policy.startsPerIp, now);
   // Checked before the hourly count, so asking again too early does not use up the hour's codes.
   const wait = await cooldownRemaining(ctx.db, stored, now, policy.resendCooldownSeconds);
   if (wait > 0) throw new DialError('too_many_requests', { retryAfterSeconds: wait, details: 'cooldown' });
-  await consumeRateLimit(ctx.db, `otp-codes:${to.channel}:${to.identifier}`, policy.codesPerIdentifier, now);
+  await ctx.rateLimiter.consume(`otp-codes:${to.channel}:${to.identifier}`, policy.codesPerIdentifier, now);
 
   const code = generateCode();
   const codeHash = hashCode(ctx.keys.otp, stored, code);

@@ -4,7 +4,6 @@ import type { AppContext } from '../appContext.js';
 import { plainIp } from '../http/plainIp.js';
 import { errorResponses } from '../http/schemas.js';
 import type { TypedApp } from '../http/typedApp.js';
-import { consumeRateLimit } from '../rateLimit/consumeRateLimit.js';
 import type { AvailableOffer } from './availableOffers.js';
 import { checkAmount } from './checkAmount.js';
 import { SESSIONS_PER_IP, SESSIONS_PER_USER } from './onrampLimits.js';
@@ -61,8 +60,8 @@ export function registerOnrampRoutes(
     async (request) => {
       const user = request.user!;
       const now = ctx.now();
-      await consumeRateLimit(ctx.db, `onramp-session:user:${user.id}`, SESSIONS_PER_USER, now);
-      await consumeRateLimit(ctx.db, `onramp-session:ip:${request.ip}`, SESSIONS_PER_IP, now);
+      await ctx.rateLimiter.consume(`onramp-session:user:${user.id}`, SESSIONS_PER_USER, now);
+      await ctx.rateLimiter.consume(`onramp-session:ip:${request.ip}`, SESSIONS_PER_IP, now);
       const { asset, network, experience } = request.body;
       if (!offers.some((offer) => offer.asset === asset && offer.network === network)) {
         throw new DialError('invalid_data', {

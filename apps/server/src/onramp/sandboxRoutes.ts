@@ -9,7 +9,6 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { type Address, parseEther, parseUnits } from 'viem';
 import type { AppContext } from '../appContext.js';
 import { mintTestUsdc } from '../devchain/index.js';
-import { consumeRateLimit } from '../rateLimit/consumeRateLimit.js';
 import type { AvailableOffer } from './availableOffers.js';
 import { SANDBOX_PAYMENTS_PER_IP } from './onrampLimits.js';
 import { partnerUserId } from './partnerUserId.js';
@@ -115,8 +114,12 @@ export async function registerSandboxRoutes(
       const text = (name: string) => (typeof body[name] === 'string' ? (body[name] as string) : '');
       const now = ctx.now();
       try {
-        await consumeRateLimit(ctx.db, `onramp-sandbox-pay:ip:${request.ip}`, SANDBOX_PAYMENTS_PER_IP, now);
+        await ctx.rateLimiter.consume(`onramp-sandbox-pay:ip:${request.ip}`, SANDBOX_PAYMENTS_PER_IP, now);
       } catch (error) {
+        // A page, like every answer of this form, not the API's JSON.
+        if (isDialError(error, 'rate_limit_unavailable')) {
+          return sendPage(reply, 503, renderMessagePage('Try again in a moment', error.message, appUrl));
+        }
         if (!isDialError(error, 'too_many_requests')) throw error;
         reply.header('retry-after', String(error.retryAfterSeconds ?? 60));
         return sendPage(reply, 429, renderMessagePage('Too many attempts', error.message, appUrl));

@@ -3,7 +3,6 @@ import { Type } from 'typebox';
 import type { AppContext } from '../appContext.js';
 import { errorResponses } from '../http/schemas.js';
 import type { TypedApp } from '../http/typedApp.js';
-import { consumeRateLimit } from '../rateLimit/consumeRateLimit.js';
 import { WALLET_LIMITS } from './walletLimits.js';
 import { findWalletByPhone } from './walletStore.js';
 
@@ -49,14 +48,14 @@ export function registerRecipientRoutes(app: TypedApp, ctx: AppContext): void {
             },
             { additionalProperties: false },
           ),
-          ...errorResponses(400, 401, 404, 429),
+          ...errorResponses(400, 401, 404, 429, 503),
         },
       },
     },
     async (request) => {
       const now = ctx.now();
-      await consumeRateLimit(ctx.db, `lookup:ip:${request.ip}`, WALLET_LIMITS.lookupsPerIp, now);
-      await consumeRateLimit(ctx.db, `lookup:user:${request.user!.id}`, WALLET_LIMITS.lookupsPerUser, now);
+      await ctx.rateLimiter.consume(`lookup:ip:${request.ip}`, WALLET_LIMITS.lookupsPerIp, now);
+      await ctx.rateLimiter.consume(`lookup:user:${request.user!.id}`, WALLET_LIMITS.lookupsPerUser, now);
       const e164 = readPhone(request.query.phone);
       const address = await findWalletByPhone(ctx.db, e164);
       if (address === undefined) throw new DialError('recipient_not_found');

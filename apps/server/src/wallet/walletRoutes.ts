@@ -5,7 +5,6 @@ import type { AppContext } from '../appContext.js';
 import { requireFreshCode, requireRecentReauth, sessionHashOf } from '../auth/reauthentication.js';
 import { errorResponses } from '../http/schemas.js';
 import type { TypedApp } from '../http/typedApp.js';
-import { consumeRateLimit } from '../rateLimit/consumeRateLimit.js';
 import {
   KdfSchema,
   RecoveryCiphertextSchema,
@@ -212,14 +211,14 @@ function registerShareRoutes(app: TypedApp, ctx: AppContext): void {
             ciphertext: RecoveryCiphertextSchema,
             kdf: KdfSchema,
           }),
-          ...errorResponses(401, 404, 429),
+          ...errorResponses(401, 404, 429, 503),
         },
       },
     },
     async (request) => {
       const userId = request.user!.id;
       // Counted before the look-up, found or not: each fetch lets the browser try a password.
-      await consumeRateLimit(ctx.db, `recovery:user:${userId}`, WALLET_LIMITS.recoveryPerUser, ctx.now());
+      await ctx.rateLimiter.consume(`recovery:user:${userId}`, WALLET_LIMITS.recoveryPerUser, ctx.now());
       const recovery = await loadRecoveryShare(ctx.db, userId);
       if (recovery === undefined) throw new DialError('recovery_not_set_up');
       return recovery;
@@ -237,13 +236,12 @@ function registerShareRoutes(app: TypedApp, ctx: AppContext): void {
         security: [{ session: [] }],
         response: {
           204: Type.Null({ description: 'Counted.' }),
-          ...errorResponses(400, 401, 403, 429),
+          ...errorResponses(400, 401, 403, 429, 503),
         },
       },
     },
     async (request, reply) => {
-      await consumeRateLimit(
-        ctx.db,
+      await ctx.rateLimiter.consume(
         `recovery:user:${request.user!.id}`,
         WALLET_LIMITS.recoveryPerUser,
         ctx.now(),

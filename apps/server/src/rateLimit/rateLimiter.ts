@@ -1,0 +1,44 @@
+import { DialError } from '@dial/core';
+import type { WindowLimit } from '../auth/otpPolicy.js';
+
+/**
+ * Counts events against fixed-window limits kept outside the server's memory (the database, or Redis when
+ * `REDIS_URL` is set), so any number of servers behind a load balancer share the same counters.
+ */
+export interface RateLimiter {
+  /**
+   * Counts one event against `limit` for `key`, and refuses it when the window already holds `limit.max`
+   * events. Refused events count too, so hammering does not reopen the window.
+   *
+   * @param key - The limit and its subject, e.g. `otp-start:ip:203.0.113.9`.
+   * @param now - The caller's clock; the window is `now` rounded down to a multiple of the window length.
+   * @throws {DialError} `too_many_requests` with `retryAfterSeconds` (until the window ends);
+   *   `rate_limit_unavailable` when the counters cannot be reached (never "allow everything").
+   */
+  consume(key: string, limit: WindowLimit, now: Date): Promise<void>;
+}
+
+/** The start of the fixed window `now` falls in, in milliseconds since the epoch. */
+export function windowStartMs(limit: WindowLimit, now: Date): number {
+  const windowMs = limit.windowSeconds * 1000;
+  return Math.floor(now.getTime() / windowMs) * windowMs;
+}
+
+/**
+ * Refuses the event when `count` (this one included) is over the limit, with the whole seconds until the
+ * counted window (which started at `startMs`) ends, at least 1.
+ */
+export function refuseOverLimit(
+  key: string,
+  limit: WindowLimit,
+  now: Date,
+  count: number,
+  startMs: number,
+): void {
+  if (count <= limit.max) return;
+  const endsAt = startMs + limit.windowSeconds * 1000;
+  throw new DialError('too_many_requests', {
+    retryAfterSeconds: Math.max(1, Math.ceil((endsAt - now.getTime()) / 1000)),
+    details: `rate limit ${key.split(':')[0]}`,
+  });
+}

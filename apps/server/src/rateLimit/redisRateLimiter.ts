@@ -1,0 +1,104 @@
+import { createHash } from 'node:crypto';
+import { DialError } from '@dial/core';
+import { REDIS_TIMEOUT_MS, type RedisClient } from './connectRedis.js';
+import { type RateLimiter, refuseOverLimit, windowStartMs } from './rateLimiter.js';
+
+/**
+ * Counts one event in a fixed window, atomically (Redis runs a script alone), by the same rule as the SQL
+ * limiter's upsert. The hash at KEYS[1] holds the counted window's `start` (ms) and its `count`. A stored
+ * window older than the caller's restarts at 1; a newer or equal one counts on, so a server whose clock
+ * lags never moves a window back. The key expires when the counted window ends by the caller's clock (a
+ * relative PEXPIRE, so the Redis host's clock does not matter).
+ *
+ * ARGV: the caller's window start (ms), the window length (ms), the caller's now (ms).
+ * Returns `{count, start}` of the counted window. Millisecond times are integers below 2^53: exact in Lua.
+ */
+const CONSUME_SCRIPT = `
+local start = tonumber(ARGV[1])
+local stored = tonumber(redis.call('HGET', KEYS[1], 'start'))
+local count
+if stored ~= nil and stored >= start then
+  count = redis.call('HINCRBY', KEYS[1], 'count', 1)
+  start = stored
+else
+  redis.call('HSET', KEYS[1], 'start', ARGV[1], 'count', 1)
+  count = 1
+end
+redis.call('PEXPIRE', KEYS[1], math.max(1, start + tonumber(ARGV[2]) - tonumber(ARGV[3])))
+return {count, start}
+`;
+const CONSUME_SHA1 = createHash('sha1').update(CONSUME_SCRIPT).digest('hex');
+
+/** What {@link createRedisRateLimiter} needs besides the client. */
+export interface RedisRateLimiterOptions {
+  /** Put before every key (`dial:rate:`); tests use a unique one per run. */
+  keyPrefix: string;
+  /** Told about every failed Redis call (the request then gets `503 rate_limit_unavailable`). */
+  onFailure?: (error: unknown) => void;
+  /** How long to wait for Redis's answer; {@link REDIS_TIMEOUT_MS} by default. */
+  timeoutMs?: number;
+}
+
+/**
+ * The rate limiter over Redis, used when `REDIS_URL` is set: one script call per event (see
+ * {@link CONSUME_SCRIPT}), so every server sharing the Redis shares the counters exactly. When Redis fails
+ * or does not answer in time the event is refused with `503 rate_limit_unavailable`: a limit that cannot
+ * be checked is never waved through, and it is never a 500.
+ */
+export function createRedisRateLimiter(client: RedisClient, options: RedisRateLimiterOptions): RateLimiter {
+  return {
+    async consume(key, limit, now) {
+      const script = {
+        keys: [options.keyPrefix + key],
+        arguments: [
+          String(windowStartMs(limit, now)),
+          String(limit.windowSeconds * 1000),
+          String(now.getTime()),
+        ],
+      };
+      const call = client.evalSha(CONSUME_SHA1, script).catch((error: unknown) => {
+        // Not cached on this Redis yet (the first call, or after a restart): send it whole once.
+        if (error instanceof Error && error.message.startsWith('NOSCRIPT')) {
+          return client.eval(CONSUME_SCRIPT, script);
+        }
+        throw error;
+      });
+      let counted: { count: number; start: number };
+      try {
+        counted = parseReply(await answerWithin(call, options.timeoutMs ?? REDIS_TIMEOUT_MS));
+      } catch (error) {
+        options.onFailure?.(error);
+        throw new DialError('rate_limit_unavailable', {
+          details: `rate limit ${key.split(':')[0]}: Redis failed`,
+          cause: error,
+        });
+      }
+      refuseOverLimit(key, limit, now, counted.count, counted.start);
+    },
+  };
+}
+
+/**
+ * The answer of `call`, or a failure after `ms`: a Redis that accepts commands but never answers must not
+ * hold requests. (The late answer, if any, is dropped; the count it made stays, as a refused event's would.)
+ */
+async function answerWithin<T>(call: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`Redis did not answer within ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([call, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Reads the script's `{count, start}`; anything else is a failure of Redis, not a reason to allow. */
+function parseReply(reply: unknown): { count: number; start: number } {
+  if (Array.isArray(reply) && reply.length === 2) {
+    const [count, start] = reply.map(Number);
+    if (Number.isSafeInteger(count) && Number.isSafeInteger(start)) return { count: count!, start: start! };
+  }
+  throw new Error(`unexpected reply from the rate-limit script: ${JSON.stringify(reply)}`);
+}
