@@ -106,6 +106,8 @@ describe.runIf(testRedisUrl !== undefined)(
               message: ERROR_CATALOGUE.rate_limit_unavailable.message,
             },
           });
+          // Clients back off for a few seconds rather than retry at once.
+          expect(down.headers['retry-after']).toBe('5');
         }
         expect(t.transport.sent.map((message) => message.to)).toEqual(['ada@example.com']);
         const checkout = await t.app.inject({
@@ -115,6 +117,7 @@ describe.runIf(testRedisUrl !== undefined)(
           payload: 'token=abc',
         });
         expect(checkout.statusCode).toBe(503);
+        expect(checkout.headers['retry-after']).toBe('5');
         expect(checkout.headers['content-type']).toMatch(/^text\/html/);
         expect(checkout.body).toContain(ERROR_CATALOGUE.rate_limit_unavailable.message);
 

@@ -167,7 +167,10 @@ export interface DialErrorOptions {
   details?: string;
   /** The error that caused this one. */
   cause?: unknown;
-  /** For `too_many_requests`: seconds until a retry can succeed. */
+  /**
+   * For `too_many_requests`: seconds until a retry can succeed; for `rate_limit_unavailable`: how long to
+   * back off. The API sends it as `Retry-After`.
+   */
   retryAfterSeconds?: number;
 }
 

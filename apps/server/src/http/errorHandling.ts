@@ -11,7 +11,8 @@ interface ErrorAnswer {
 /**
  * Installs the one error handler and the not-found handler:
  * - a {@link DialError} answers its catalogue status and `{"error":{"code","message"}}`, with `Retry-After`
- *   for `too_many_requests`;
+ *   for `too_many_requests` (60 s when the error does not say) and for any other error that carries
+ *   `retryAfterSeconds` (`rate_limit_unavailable`);
  * - Fastify's schema validation errors answer `400 invalid_data`;
  * - a malformed body, an unsupported content type or a body over the limit answer `invalid_data` with 400,
  *   415 or 413 (a client mistake, never a 5xx);
@@ -31,9 +32,8 @@ export function registerErrorHandling(
     } else {
       request.log.debug({ errorCode: error.code, details: error.details }, 'request refused');
     }
-    if (error.code === 'too_many_requests') {
-      reply.header('retry-after', String(Math.max(1, Math.ceil(error.retryAfterSeconds ?? 60))));
-    }
+    const retryAfter = retryAfterSeconds(error);
+    if (retryAfter !== undefined) reply.header('retry-after', String(retryAfter));
     return reply.code(status).type('application/json; charset=utf-8').send(error.toBody());
   });
 
@@ -44,6 +44,15 @@ export function registerErrorHandling(
     const error = new DialError('not_found');
     return reply.code(error.status).send(error.toBody());
   });
+}
+
+/**
+ * The whole seconds a client should wait before retrying `error`, at least 1: its `retryAfterSeconds`, or 60
+ * for `too_many_requests` without one; `undefined` when the answer has no `Retry-After`.
+ */
+export function retryAfterSeconds(error: DialError): number | undefined {
+  const seconds = error.retryAfterSeconds ?? (error.code === 'too_many_requests' ? 60 : undefined);
+  return seconds === undefined ? undefined : Math.max(1, Math.ceil(seconds));
 }
 
 /** Reads any thrown value into the answer the API gives. */

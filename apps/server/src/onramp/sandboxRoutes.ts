@@ -9,6 +9,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { type Address, parseEther, parseUnits } from 'viem';
 import type { AppContext } from '../appContext.js';
 import { mintTestUsdc } from '../devchain/index.js';
+import { retryAfterSeconds } from '../http/errorHandling.js';
 import type { AvailableOffer } from './availableOffers.js';
 import { SANDBOX_PAYMENTS_PER_IP } from './onrampLimits.js';
 import { partnerUserId } from './partnerUserId.js';
@@ -116,12 +117,15 @@ export async function registerSandboxRoutes(
       try {
         await ctx.rateLimiter.consume(`onramp-sandbox-pay:ip:${request.ip}`, SANDBOX_PAYMENTS_PER_IP, now);
       } catch (error) {
-        // A page, like every answer of this form, not the API's JSON.
-        if (isDialError(error, 'rate_limit_unavailable')) {
+        // A page, like every answer of this form, not the API's JSON; Retry-After as the API's.
+        if (!isDialError(error, 'rate_limit_unavailable') && !isDialError(error, 'too_many_requests')) {
+          throw error;
+        }
+        const retryAfter = retryAfterSeconds(error);
+        if (retryAfter !== undefined) reply.header('retry-after', String(retryAfter));
+        if (error.code === 'rate_limit_unavailable') {
           return sendPage(reply, 503, renderMessagePage('Try again in a moment', error.message, appUrl));
         }
-        if (!isDialError(error, 'too_many_requests')) throw error;
-        reply.header('retry-after', String(error.retryAfterSeconds ?? 60));
         return sendPage(reply, 429, renderMessagePage('Too many attempts', error.message, appUrl));
       }
       const token = text('token');

@@ -29,6 +29,12 @@ return {count, start}
 `;
 const CONSUME_SHA1 = createHash('sha1').update(CONSUME_SCRIPT).digest('hex');
 
+/**
+ * The `Retry-After` (seconds) of a `503 rate_limit_unavailable`: long enough that clients do not hammer a
+ * failing Redis, short enough that they retry soon after it reconnects (reconnection pauses are at most 5 s).
+ */
+export const RATE_LIMIT_UNAVAILABLE_RETRY_SECONDS = 5;
+
 /** What {@link createRedisRateLimiter} needs besides the client. */
 export interface RedisRateLimiterOptions {
   /** Put before every key (`dial:rate:`); tests use a unique one per run. */
@@ -69,6 +75,7 @@ export function createRedisRateLimiter(client: RedisClient, options: RedisRateLi
       } catch (error) {
         options.onFailure?.(error);
         throw new DialError('rate_limit_unavailable', {
+          retryAfterSeconds: RATE_LIMIT_UNAVAILABLE_RETRY_SECONDS,
           details: `rate limit ${key.split(':')[0]}: Redis failed`,
           cause: error,
         });
