@@ -211,6 +211,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
   registerSystemRoutes(typed, ctx, {
     localChain: hasLocalChain(config),
     onramp: onramp === null ? null : { provider: onramp.name, offers: onrampOffers },
+    redis,
   });
   registerOtpRoutes(typed, ctx);
   registerSessionRoutes(typed, ctx);

@@ -273,6 +273,7 @@ describe('the OpenAPI document', () => {
     expect(routes.sort()).toEqual(
       [
         'GET /api/health',
+        'GET /api/ready',
         'GET /api/config',
         'POST /api/auth/otp/start',
         'POST /api/auth/otp/verify',

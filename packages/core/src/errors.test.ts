@@ -37,6 +37,7 @@ describe('ERROR_CATALOGUE', () => {
     ['delivery_failed', 502],
     ['network_error', 503],
     ['rate_limit_unavailable', 503],
+    ['not_ready', 503],
   ] as const)('answers %s with HTTP %i', (code, status) => {
     expect(ERROR_CATALOGUE[code].status).toBe(status);
   });

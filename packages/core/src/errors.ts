@@ -34,6 +34,7 @@ export type ErrorCode =
   | 'user_rejected'
   | 'onramp_unavailable'
   | 'rate_limit_unavailable'
+  | 'not_ready'
   | 'internal_error';
 
 /** What the catalogue holds for one code. */
@@ -142,6 +143,10 @@ export const ERROR_CATALOGUE: Readonly<Record<ErrorCode, ErrorSpec>> = {
   rate_limit_unavailable: {
     status: 503,
     message: 'Dial could not check this request just now. Try again in a moment.',
+  },
+  not_ready: {
+    status: 503,
+    message: 'Dial cannot reach one of its services just now. Try again in a moment.',
   },
   internal_error: { status: 500, message: 'Something went wrong on our side. Try again in a moment.' },
 };

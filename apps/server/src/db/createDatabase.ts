@@ -17,11 +17,28 @@ export const SQLITE_FILE_NAME = 'dial.sqlite';
 export function createDatabase(config: Pick<AppConfig, 'databaseUrl' | 'dataDir'>): Kysely<Database> {
   if (config.databaseUrl !== undefined) {
     return new Kysely<Database>({
-      dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: config.databaseUrl, max: 10 }) }),
+      dialect: new PostgresDialect({
+        pool: createPostgresPool({ connectionString: config.databaseUrl, max: 10 }),
+      }),
     });
   }
   mkdirSync(config.dataDir, { recursive: true });
   return createSqliteDatabase(join(config.dataDir, SQLITE_FILE_NAME));
+}
+
+/**
+ * A `pg` pool that survives PostgreSQL going away. `pg` reports a dropped connection as an `error` event, on
+ * the pool for an idle connection and on the connection itself while it is checked out between queries;
+ * with no listener either one is an uncaught exception that ends the process. Here both are listened to:
+ * the dropped connection is discarded (pg marks it unusable), the query running on it fails as usual, and
+ * `GET /api/ready` reports the database until it is back.
+ */
+export function createPostgresPool(config: pg.PoolConfig): pg.Pool {
+  const pool = new pg.Pool(config);
+  const ignore = () => {};
+  pool.on('error', ignore);
+  pool.on('connect', (client) => client.on('error', ignore));
+  return pool;
 }
 
 /** A Kysely over a better-sqlite3 database at `filename` (`':memory:'` for tests), set up as Dial needs. */

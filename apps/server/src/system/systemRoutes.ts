@@ -1,20 +1,31 @@
-import { LOCAL_CHAIN_ID, ONRAMP_ASSETS } from '@dial/core';
+import { DialError, LOCAL_CHAIN_ID, ONRAMP_ASSETS } from '@dial/core';
 import { Type } from 'typebox';
 import type { AppContext } from '../appContext.js';
 import { ChannelSchema, OkSchema } from '../http/schemas.js';
 import type { TypedApp } from '../http/typedApp.js';
 import type { AvailableOffer } from '../onramp/availableOffers.js';
+import type { RedisClient } from '../rateLimit/connectRedis.js';
+import { checkReadiness, isReady } from './readiness.js';
 
 /** Where the web app sends the local chain's JSON-RPC: through this server, same origin. */
 export const LOCAL_CHAIN_PROXY_PATH = '/api/dev/chain';
 
-/** `GET /api/health`, `GET /api/config` and `GET /api/openapi.json`. */
+const ReadinessFields = {
+  database: Type.Enum(['ok', 'failed'], { description: 'Whether the database answered a trivial query.' }),
+  redis: Type.Enum(['ok', 'failed', 'off'], {
+    description: 'Whether Redis answered PING; `off` when `REDIS_URL` is not set.',
+  }),
+};
+
+/** `GET /api/health`, `GET /api/ready`, `GET /api/config` and `GET /api/openapi.json`. */
 export function registerSystemRoutes(
   app: TypedApp,
   ctx: AppContext,
   options: {
     localChain: boolean;
     onramp: { provider: 'coinbase' | 'sandbox'; offers: readonly AvailableOffer[] } | null;
+    /** The rate limits' Redis connection, checked by `GET /api/ready`; null without `REDIS_URL`. */
+    redis: RedisClient | null;
   },
 ): void {
   app.get(
@@ -23,6 +34,44 @@ export function registerSystemRoutes(
       schema: { tags: ['system'], summary: 'Answers while the server runs.', response: { 200: OkSchema } },
     },
     async () => ({ ok: true as const }),
+  );
+
+  // Liveness stays `/api/health` (no outside call); this is for load balancers deciding where to send traffic.
+  app.get(
+    '/api/ready',
+    {
+      schema: {
+        tags: ['system'],
+        summary:
+          'Answers 200 when the database and, when configured, Redis answer (each within 1 s), else 503 `not_ready` naming the part that failed.',
+        response: {
+          200: Type.Object({ ok: Type.Literal(true), ...ReadinessFields }),
+          503: Type.Object({
+            ok: Type.Literal(false),
+            ...ReadinessFields,
+            error: Type.Object({ code: Type.Literal('not_ready'), message: Type.String() }),
+          }),
+        },
+      },
+    },
+    async (request, reply) => {
+      const readiness = await checkReadiness({
+        db: ctx.db,
+        redis: options.redis,
+        onFailure: (part, error) =>
+          request.log.warn(
+            { part, reason: error instanceof Error ? error.message : String(error) },
+            'readiness check failed',
+          ),
+      });
+      if (isReady(readiness)) return { ok: true as const, ...readiness };
+      const { error } = new DialError('not_ready').toBody();
+      return reply.code(503).send({
+        ok: false as const,
+        ...readiness,
+        error: { code: 'not_ready' as const, message: error.message },
+      });
+    },
   );
 
   app.get(
