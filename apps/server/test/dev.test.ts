@@ -288,24 +288,51 @@ describe('the local chain routes', () => {
 
   it('POST /api/dev/chain passes JSON-RPC through to the chain, single and batched', async () => {
     const t = await chainApp();
-    const single = await t.post('/api/dev/chain', { jsonrpc: '2.0', id: 1, method: 'eth_chainId' });
+    const { token } = await t.signIn('sms', PHONE);
+    const single = await t.post(
+      '/api/dev/chain',
+      { jsonrpc: '2.0', id: 1, method: 'eth_chainId' },
+      { token },
+    );
     expect(single.statusCode).toBe(200);
     expect(single.json()).toEqual({ jsonrpc: '2.0', id: 1, result: '0x7a69' });
     expect(single.headers['cache-control']).toBe('no-store');
-    const batch = await t.post('/api/dev/chain', [
-      { jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] },
-      { jsonrpc: '2.0', id: 2, method: 'eth_getBalance', params: [chain.faucet.address, 'latest'] },
-    ]);
+    const batch = await t.post(
+      '/api/dev/chain',
+      [
+        { jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] },
+        { jsonrpc: '2.0', id: 2, method: 'eth_getBalance', params: [chain.faucet.address, 'latest'] },
+      ],
+      { token },
+    );
     expect(batch.statusCode).toBe(200);
     const answers = batch.json();
     expect(answers).toHaveLength(2);
     expect(BigInt(answers.find((answer: { id: number }) => answer.id === 2).result)).toBeGreaterThan(0n);
   });
 
+  it('POST /api/dev/chain answers 401 unauthorized without a session, or with an ended one', async () => {
+    const t = await chainApp();
+    const { token } = await t.signIn('sms', PHONE);
+    expect((await t.post('/api/auth/logout', {}, { token })).statusCode).toBe(200);
+    for (const options of [{}, { token }, { token: 'not-a-session' }]) {
+      for (const body of [
+        { jsonrpc: '2.0', id: 1, method: 'eth_accounts' },
+        [{ jsonrpc: '2.0', id: 1, method: 'eth_chainId' }],
+      ]) {
+        const response = await t.post('/api/dev/chain', body, options);
+        expect(response.statusCode).toBe(401);
+        expect(response.json().error.code).toBe('unauthorized');
+        expect(response.body).not.toContain('jsonrpc');
+      }
+    }
+  });
+
   it('POST /api/dev/chain refuses what is not JSON-RPC with 400 invalid_data', async () => {
     const t = await chainApp();
+    const { token } = await t.signIn('sms', PHONE);
     for (const body of [{ method: 'eth_chainId' }, { jsonrpc: '2.0', method: 5 }, []]) {
-      const response = await t.post('/api/dev/chain', body);
+      const response = await t.post('/api/dev/chain', body, { token });
       expect(response.statusCode).toBe(400);
       expect(response.json().error.code).toBe('invalid_data');
     }
@@ -313,7 +340,12 @@ describe('the local chain routes', () => {
 
   it('POST /api/dev/chain answers 503 chain_unavailable when the chain is down', async () => {
     const t = await chainApp(await closedPortUrl());
-    const response = await t.post('/api/dev/chain', { jsonrpc: '2.0', id: 1, method: 'eth_chainId' });
+    const { token } = await t.signIn('sms', PHONE);
+    const response = await t.post(
+      '/api/dev/chain',
+      { jsonrpc: '2.0', id: 1, method: 'eth_chainId' },
+      { token },
+    );
     expect(response.statusCode).toBe(503);
     expect(response.json().error.code).toBe('chain_unavailable');
   });

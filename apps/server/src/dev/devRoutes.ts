@@ -60,8 +60,8 @@ export function registerOutboxRoutes(app: TypedApp, ctx: AppContext): void {
 }
 
 /**
- * The local chain's routes (`POST /api/dev/faucet`, `POST /api/dev/chain`): registered only in development
- * with the local chain on.
+ * The local chain's routes (`POST /api/dev/faucet`, `POST /api/dev/chain`), both for signed-in users only:
+ * registered only in development with the local chain on.
  */
 export function registerLocalChainRoutes(app: TypedApp, ctx: AppContext, rpcUrl: string): void {
   app.post(
@@ -129,16 +129,20 @@ export function registerLocalChainRoutes(app: TypedApp, ctx: AppContext, rpcUrl:
     {
       // A contract deployment can be larger than the API's usual bodies.
       bodyLimit: 1024 * 1024,
+      // Every method goes through unfiltered (the chain's own accounts included), so only to people signed
+      // in: the web app reads the chain only on the wallet screen.
+      preHandler: app.requireUser,
       schema: {
         tags: ['development'],
-        summary: 'JSON-RPC, passed through to the local chain.',
+        summary: 'JSON-RPC, passed through to the local chain, for a signed-in user.',
+        security: [{ session: [] }],
         body: Type.Union([
           JsonRpcRequestSchema,
           Type.Array(JsonRpcRequestSchema, { minItems: 1, maxItems: 100 }),
         ]),
         response: {
           200: Type.Unknown({ description: "The chain's JSON-RPC answer." }),
-          ...errorResponses(400, 403, 503),
+          ...errorResponses(400, 401, 403, 503),
         },
       },
     },
