@@ -41,7 +41,9 @@ test('export shows the private key of this wallet after a confirmation code, hid
   expect(key).toMatch(/^0x[0-9a-f]{64}$/);
   expect(privateKeyToAddress(key as `0x${string}`)).toBe(address);
   await page.getByRole('button', { name: 'Copy private key' }).click();
-  await expect(page.getByRole('status').filter({ hasText: 'Copied' })).toBeVisible();
+  await expect(
+    page.getByRole('status').filter({ hasText: 'Copied. The clipboard is cleared in 1 minute' }),
+  ).toBeVisible();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(key);
   await page.setViewportSize({ width: 360, height: 740 });
   expect(
@@ -53,6 +55,8 @@ test('export shows the private key of this wallet after a confirmation code, hid
   await page.getByRole('button', { name: 'Done' }).click();
   await expect(page.getByRole('heading', { name: 'Your wallet', exact: true })).toBeVisible();
   await expect(page.getByText(key)).toHaveCount(0);
+  // …and wipes the copied key from the clipboard at once.
+  await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe('');
   await page.getByRole('button', { name: 'Export private key' }).click();
   await expect(page.getByRole('button', { name: 'Send me a code' })).toBeVisible();
   await expect(page.getByLabel('Private key', { exact: true })).toHaveCount(0);
