@@ -279,6 +279,12 @@ test('the activity list pages with "Show more", newest first', async ({ page }) 
   await expect(page.getByRole('region', { name: 'Activity' }).getByRole('status')).toHaveText(
     'Sent 0.001 ETH, To 0x7099…79C8: Confirmed',
   );
+  // The list is as long again after the send screen (which replaces the wallet screen while open).
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
+  await page.getByRole('button', { name: 'Back' }).click();
+  await expect(items.first()).toBeVisible();
+  await expect(items).toHaveCount(11);
+  await expect(items.last()).toContainText('−0.001 ETH');
 });
 
 test('a received transfer the chain does not show is checked again, then labelled "Not verified", never confirmed', async ({

@@ -13,6 +13,11 @@ interface ActivityPanelProps {
   address: `0x${string}`;
   chains: readonly Chain[];
   usdcOf(chainId: number): `0x${string}` | undefined;
+  /**
+   * Kept by the screen around the panel: how many transfers it shows, so that when it is shown again (after
+   * the send screen) it loads as many.
+   */
+  shownCount?: { current: number };
 }
 
 /**
@@ -22,7 +27,7 @@ interface ActivityPanelProps {
  * readers when a listed transfer settles (pending → confirmed, checking → verified or not).
  */
 export function ActivityPanel(props: ActivityPanelProps) {
-  const { state, reload, loadMore } = useActivity();
+  const { state, reload, loadMore } = useActivity(props.shownCount);
   const [round, setRound] = useState(0);
   const items = state.status === 'ready' ? state.items : NO_ITEMS;
   const verifications = useVerifications(items, props, round);

@@ -21,13 +21,15 @@ export type ActivityState =
 /**
  * The signed-in user's activity, newest first, a page at a time ("Show more" loads older ones). `reload`
  * loads it again keeping what is shown on screen meanwhile, and as many transfers as were shown, so a
- * refresh never closes what "Show more" opened.
+ * refresh never closes what "Show more" opened. `shown` may come from the screen around the list, so the count
+ * also outlives the list (its first load then loads as many).
  */
-export function useActivity() {
+export function useActivity(remembered?: { current: number }) {
   const [state, setState] = useState<ActivityState>({ status: 'loading' });
   const latest = useRef(0);
-  const shown = useRef(0);
-  shown.current = state.status === 'ready' ? state.items.length : 0;
+  const own = useRef(0);
+  const shown = remembered ?? own;
+  if (state.status === 'ready') shown.current = state.items.length;
 
   const reload = useCallback(async () => {
     const request = ++latest.current;
@@ -60,7 +62,7 @@ export function useActivity() {
           : { status: 'failed', error },
       );
     }
-  }, []);
+  }, [shown]);
 
   const loadMore = useCallback(async () => {
     if (state.status !== 'ready' || state.nextBefore === null || state.loadingMore || state.refreshing) {
