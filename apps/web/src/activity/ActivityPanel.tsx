@@ -55,7 +55,7 @@ export function ActivityPanel(props: ActivityPanelProps) {
             if (!refreshing) refresh();
           }}
         >
-          {refreshing ? 'Refreshing…' : 'Refresh activity'}
+          Refresh activity
         </button>
       </div>
       <p className="visually-hidden" role="status" aria-live="polite">
