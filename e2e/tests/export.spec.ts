@@ -40,8 +40,21 @@ test('export shows the private key of this wallet after a confirmation code, hid
   const key = (await keyBox.textContent())?.trim() ?? '';
   expect(key).toMatch(/^0x[0-9a-f]{64}$/);
   expect(privateKeyToAddress(key as `0x${string}`)).toBe(address);
-  await page.getByRole('button', { name: 'Copy private key' }).click();
-  await expect(page.getByRole('status').filter({ hasText: 'Copied' })).toBeVisible();
+  // A copied key is wiped from the clipboard a minute later (the page's clock is run forward for it)…
+  await page.clock.install();
+  const copyButton = page.getByRole('button', { name: 'Copy private key' });
+  await copyButton.click();
+  const copied = page.getByRole('status').filter({ hasText: 'Copied. The clipboard is cleared in 1 minute' });
+  await expect(copied).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(key);
+  await page.clock.runFor(59_000);
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(key);
+  await page.clock.runFor(1_000);
+  await expect(page.getByRole('status').filter({ hasText: 'The clipboard was cleared.' })).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('');
+  // …or at once when the screen is left (below).
+  await copyButton.click();
+  await expect(copied).toBeVisible();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(key);
   await page.setViewportSize({ width: 360, height: 740 });
   expect(
@@ -53,6 +66,8 @@ test('export shows the private key of this wallet after a confirmation code, hid
   await page.getByRole('button', { name: 'Done' }).click();
   await expect(page.getByRole('heading', { name: 'Your wallet', exact: true })).toBeVisible();
   await expect(page.getByText(key)).toHaveCount(0);
+  // …and wipes the copied key from the clipboard at once.
+  await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe('');
   await page.getByRole('button', { name: 'Export private key' }).click();
   await expect(page.getByRole('button', { name: 'Send me a code' })).toBeVisible();
   await expect(page.getByLabel('Private key', { exact: true })).toHaveCount(0);

@@ -226,8 +226,8 @@ test('the activity list pages with "Show more", newest first', async ({ page }) 
   await page.goto('/');
   await signInWithEmail(page, uniqueEmail('pager'));
   // Eleven transfers recorded as this browser would after sending (the server does not read the chain).
-  const statuses = await page.evaluate(async () => {
-    const answers: number[] = [];
+  const recorded = await page.evaluate(async () => {
+    const answers: { status: number; id: string }[] = [];
     for (let index = 0; index < 11; index++) {
       const bytes = crypto.getRandomValues(new Uint8Array(32));
       const txHash = `0x${Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('')}`;
@@ -242,11 +242,11 @@ test('the activity list pages with "Show more", newest first', async ({ page }) 
           amount: String((index + 1) * 1e15),
         }),
       });
-      answers.push(response.status);
+      answers.push({ status: response.status, id: ((await response.json()) as { id: string }).id });
     }
     return answers;
   });
-  expect(statuses).toEqual(Array(11).fill(201));
+  expect(recorded.map((answer) => answer.status)).toEqual(Array(11).fill(201));
 
   await page.getByRole('button', { name: 'Refresh activity' }).click();
   const items = page.getByRole('list', { name: 'Transfers' }).getByRole('listitem');
@@ -260,6 +260,31 @@ test('the activity list pages with "Show more", newest first', async ({ page }) 
   await expect(items.last()).toContainText('−0.001 ETH');
   await expect(page.getByRole('button', { name: 'Show more' })).toHaveCount(0);
   await snap(page, 'activity-paged');
+
+  // The oldest (11th) transfer is confirmed; a refresh keeps all eleven shown and says what changed.
+  const patched = await page.evaluate(async (id) => {
+    const response = await fetch(`/api/activity/${id}`, {
+      method: 'PATCH',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ status: 'confirmed' }),
+    });
+    return response.status;
+  }, recorded[0]?.id ?? '');
+  expect(patched).toBe(200);
+  await page.getByRole('button', { name: 'Refresh activity' }).click();
+  await expect(items.last()).toContainText('Confirmed');
+  await expect(items).toHaveCount(11);
+  await expect(items.last()).toContainText('−0.001 ETH');
+  await expect(items.first()).toContainText('Pending');
+  await expect(page.getByRole('region', { name: 'Activity' }).getByRole('status')).toHaveText(
+    'Sent 0.001 ETH, To 0x7099…79C8: Confirmed',
+  );
+  // The list is as long again after the send screen (which replaces the wallet screen while open).
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
+  await page.getByRole('button', { name: 'Back' }).click();
+  await expect(items.first()).toBeVisible();
+  await expect(items).toHaveCount(11);
+  await expect(items.last()).toContainText('−0.001 ETH');
 });
 
 test('a received transfer the chain does not show is checked again, then labelled "Not verified", never confirmed', async ({

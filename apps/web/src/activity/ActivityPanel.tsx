@@ -1,10 +1,11 @@
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import type { Chain } from 'viem';
 import { ErrorMessage } from '../ui/ErrorMessage';
 import { ACTIVITY_CHANGED, type Transfer } from './activityApi';
 import { describeTransfer } from './describeTransfer';
 import { statusOf } from './transferStatus';
-import { useActivity } from './useActivity';
+import { type ActivityState, useActivity } from './useActivity';
+import { useStatusAnnouncements } from './useStatusAnnouncements';
 import { useVerifications, type Verification } from './useVerifications';
 import './activity.css';
 
@@ -12,39 +13,74 @@ interface ActivityPanelProps {
   address: `0x${string}`;
   chains: readonly Chain[];
   usdcOf(chainId: number): `0x${string}` | undefined;
+  /**
+   * Kept by the screen around the panel: how many transfers it shows, so that when it is shown again (after
+   * the send screen) it loads as many.
+   */
+  shownCount?: { current: number };
 }
 
-/** "Activity": the transfers sent and received, newest first, with "Show more" and a refresh. */
+/**
+ * "Activity": the transfers sent and received, newest first, with "Show more" and a refresh. A refresh (the
+ * button, or this browser recording a transfer) loads the list again as long as it was, keeps it on screen
+ * meanwhile, and checks received transfers left unverified once more; one polite live region tells screen
+ * readers when a listed transfer settles (pending → confirmed, checking → verified or not).
+ */
 export function ActivityPanel(props: ActivityPanelProps) {
-  // A refresh starts over: the first page again, and received transfers checked again on their chains.
-  const [generation, setGeneration] = useState(0);
+  const { state, reload, loadMore } = useActivity(props.shownCount);
+  const [round, setRound] = useState(0);
+  const items = state.status === 'ready' ? state.items : NO_ITEMS;
+  const verifications = useVerifications(items, props, round);
+  const announcement = useStatusAnnouncements(items, verifications, props.chains);
+
+  const refresh = useCallback(() => {
+    setRound((value) => value + 1);
+    void reload();
+  }, [reload]);
   useEffect(() => {
-    const reload = () => setGeneration((value) => value + 1);
-    window.addEventListener(ACTIVITY_CHANGED, reload);
-    return () => window.removeEventListener(ACTIVITY_CHANGED, reload);
-  }, []);
+    window.addEventListener(ACTIVITY_CHANGED, refresh);
+    return () => window.removeEventListener(ACTIVITY_CHANGED, refresh);
+  }, [refresh]);
+
+  const refreshing = state.status === 'ready' && state.refreshing;
   return (
-    <section className="panel activity" aria-labelledby="activity-title">
+    <section className="panel activity" aria-labelledby="activity-title" aria-busy={refreshing}>
       <div className="activity-heading">
         <h2 id="activity-title">Activity</h2>
         <button
           type="button"
           className="button button-link"
-          onClick={() => setGeneration((value) => value + 1)}
+          aria-disabled={refreshing}
+          onClick={() => {
+            if (!refreshing) refresh();
+          }}
         >
           Refresh activity
         </button>
       </div>
-      <ActivityList key={generation} {...props} />
+      <p className="visually-hidden" role="status" aria-live="polite">
+        {announcement}
+      </p>
+      <ActivityList
+        state={state}
+        chains={props.chains}
+        verifications={verifications}
+        reload={() => void reload()}
+        loadMore={() => void loadMore()}
+      />
     </section>
   );
 }
 
-function ActivityList({ address, chains, usdcOf }: ActivityPanelProps) {
-  const { state, reload, loadMore } = useActivity();
-  const items = state.status === 'ready' ? state.items : NO_ITEMS;
-  const verifications = useVerifications(items, { address, chains, usdcOf });
+interface ActivityListProps {
+  state: ActivityState;
+  chains: readonly Chain[];
+  verifications: ReadonlyMap<string, Verification>;
+  reload(): void;
+  loadMore(): void;
+}
 
+function ActivityList({ state, chains, verifications, reload, loadMore }: ActivityListProps) {
   if (state.status === 'loading') {
     return (
       <p className="hint" role="status">
@@ -56,18 +92,18 @@ function ActivityList({ address, chains, usdcOf }: ActivityPanelProps) {
     return (
       <>
         <ErrorMessage error={state.error} />
-        <button type="button" className="button button-secondary" onClick={() => void reload()}>
+        <button type="button" className="button button-secondary" onClick={reload}>
           Try again
         </button>
       </>
     );
   }
-  if (items.length === 0) return <p className="activity-empty">No activity yet</p>;
+  if (state.items.length === 0) return <p className="activity-empty">No activity yet</p>;
 
   return (
     <>
       <ul className="activity-list" aria-label="Transfers">
-        {items.map((transfer) => (
+        {state.items.map((transfer) => (
           <ActivityItem
             key={transfer.id}
             transfer={transfer}
@@ -81,8 +117,8 @@ function ActivityList({ address, chains, usdcOf }: ActivityPanelProps) {
         <button
           type="button"
           className="button button-secondary activity-more"
-          aria-disabled={state.loadingMore}
-          onClick={() => void loadMore()}
+          aria-disabled={state.loadingMore || state.refreshing}
+          onClick={loadMore}
         >
           {state.loadingMore ? 'Loading…' : 'Show more'}
         </button>

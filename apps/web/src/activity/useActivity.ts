@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { listActivity, type Transfer } from './activityApi';
+import { appendNew, loadAtLeast } from './pages';
 
 const PAGE_SIZE = 10;
 
@@ -11,35 +12,62 @@ export type ActivityState =
       items: Transfer[];
       nextBefore: string | null;
       loadingMore: boolean;
+      /** Loading the list again, with the current one still shown. */
+      refreshing: boolean;
+      /** "Show more" or a refresh failed; what was shown stays. */
       moreError: unknown;
     };
 
-/** The signed-in user's activity, newest first, a page at a time ("Show more" loads older ones). */
-export function useActivity() {
+/**
+ * The signed-in user's activity, newest first, a page at a time ("Show more" loads older ones). `reload`
+ * loads it again keeping what is shown on screen meanwhile, and as many transfers as were shown, so a
+ * refresh never closes what "Show more" opened. `shown` may come from the screen around the list, so the count
+ * also outlives the list (its first load then loads as many).
+ */
+export function useActivity(remembered?: { current: number }) {
   const [state, setState] = useState<ActivityState>({ status: 'loading' });
   const latest = useRef(0);
+  const own = useRef(0);
+  const shown = remembered ?? own;
+  if (state.status === 'ready') shown.current = state.items.length;
 
   const reload = useCallback(async () => {
     const request = ++latest.current;
-    setState({ status: 'loading' });
+    const count = shown.current;
+    setState((current) =>
+      current.status === 'ready' && current.items.length > 0
+        ? { ...current, refreshing: true, loadingMore: false, moreError: null }
+        : { status: 'loading' },
+    );
     try {
-      const page = await listActivity({ limit: PAGE_SIZE });
-      if (request === latest.current) {
-        setState({
-          status: 'ready',
-          items: page.items,
-          nextBefore: page.nextBefore,
-          loadingMore: false,
-          moreError: null,
-        });
-      }
+      const page = await loadAtLeast(
+        (options) => listActivity(options),
+        Math.max(count, PAGE_SIZE),
+        PAGE_SIZE,
+      );
+      if (request !== latest.current) return;
+      setState({
+        status: 'ready',
+        items: page.items,
+        nextBefore: page.nextBefore,
+        loadingMore: false,
+        refreshing: false,
+        moreError: null,
+      });
     } catch (error) {
-      if (request === latest.current) setState({ status: 'failed', error });
+      if (request !== latest.current) return;
+      setState((current) =>
+        current.status === 'ready' && current.items.length > 0
+          ? { ...current, refreshing: false, moreError: error }
+          : { status: 'failed', error },
+      );
     }
-  }, []);
+  }, [shown]);
 
   const loadMore = useCallback(async () => {
-    if (state.status !== 'ready' || state.nextBefore === null || state.loadingMore) return;
+    if (state.status !== 'ready' || state.nextBefore === null || state.loadingMore || state.refreshing) {
+      return;
+    }
     const request = latest.current;
     const before = state.nextBefore;
     setState({ ...state, loadingMore: true, moreError: null });
@@ -48,10 +76,8 @@ export function useActivity() {
       if (request !== latest.current) return;
       setState((current) => {
         if (current.status !== 'ready') return current;
-        // A page can repeat nothing, but never show one transfer twice should the server's paging overlap.
-        const seen = new Set(current.items.map((item) => item.id));
-        const items = [...current.items, ...page.items.filter((item) => !seen.has(item.id))];
-        return { status: 'ready', items, nextBefore: page.nextBefore, loadingMore: false, moreError: null };
+        const items = appendNew(current.items, page.items);
+        return { ...current, items, nextBefore: page.nextBefore, loadingMore: false, moreError: null };
       });
     } catch (error) {
       if (request !== latest.current) return;

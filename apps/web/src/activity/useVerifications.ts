@@ -19,13 +19,18 @@ export interface VerificationOptions {
  * Checks every received transfer on its chain, since what the list shows of it is only what the sender's
  * browser reported. One the chain does not show yet (not mined, or the RPC failed) is checked again for
  * about a minute (see {@link verifyWithRetry}) before it is left unverified; a mismatch is final at once,
- * and so is a chain that is not offered. The checks stop when the list goes away.
+ * and so is a chain that is not offered. The checks stop when the list goes away. Each new `round` (a refresh)
+ * checks those left unverified once more; verified ones, and ones still being checked, are left as they are.
  */
 export function useVerifications(
   items: readonly Transfer[],
   { address, chains, usdcOf }: VerificationOptions,
+  round = 0,
 ) {
   const [results, setResults] = useState<ReadonlyMap<string, Verification>>(new Map());
+  const latestResults = useRef(results);
+  latestResults.current = results;
+  const checkedRound = useRef(round);
   const started = useRef(new Set<string>());
   const clients = useRef(new Map<number, PublicClient>());
   const running = useRef<AbortController | null>(null);
@@ -44,6 +49,12 @@ export function useVerifications(
   useEffect(() => {
     const signal = running.current?.signal;
     if (signal === undefined || signal.aborted) return;
+    if (round !== checkedRound.current) {
+      checkedRound.current = round;
+      for (const [id, value] of latestResults.current) {
+        if (value === 'unverified') started.current.delete(id);
+      }
+    }
     for (const transfer of items) {
       if (transfer.direction !== 'received' || started.current.has(transfer.id)) continue;
       started.current.add(transfer.id);
@@ -72,7 +83,7 @@ export function useVerifications(
         if (outcome !== 'stopped') set(outcome);
       });
     }
-  }, [items, chains, address, usdcOf]);
+  }, [items, chains, address, usdcOf, round]);
 
   return results;
 }

@@ -9,6 +9,7 @@ import { Screen } from '../ui/Screen';
 import { StatusScreen } from '../ui/StatusScreen';
 import { keyFromDeviceShare } from '../wallet/rebuildKey';
 import { useCopyAddress } from '../wallet/useCopyAddress';
+import { useClipboardWipe } from './useClipboardWipe';
 
 export interface ExportKeyProps {
   userId: string;
@@ -79,11 +80,23 @@ export default function ExportKey({ userId, address, onClose }: ExportKeyProps) 
   );
 }
 
-/** The key, hidden until "Reveal", with a copy button. */
+/**
+ * The key, hidden until "Reveal", with a copy button. A copied key is wiped from the clipboard after a
+ * minute, or as soon as this screen closes, and the status next to the button says so.
+ */
 function ShownKey({ privateKey }: { privateKey: `0x${string}` }) {
   const [revealed, setRevealed] = useState(false);
   const keyRef = useRef<HTMLElement>(null);
   const { copy, feedback } = useCopyAddress(privateKey, keyRef);
+  const wipe = useClipboardWipe();
+  const copyKey = async () => {
+    if (await copy()) wipe.armed();
+  };
+  const copyFailed = feedback !== '' && feedback !== 'Copied';
+  const status =
+    wipe.pending && !copyFailed
+      ? 'Copied. The clipboard is cleared in 1 minute, or when you leave this screen.'
+      : feedback || (wipe.cleared ? 'The clipboard was cleared.' : '');
 
   // Hidden again when the person switches away (another app, another tab, the app switcher's preview).
   useEffect(() => {
@@ -109,11 +122,11 @@ function ShownKey({ privateKey }: { privateKey: `0x${string}` }) {
         >
           {revealed ? 'Hide' : 'Reveal'}
         </button>
-        <button type="button" className="button button-secondary" onClick={() => void copy()}>
+        <button type="button" className="button button-secondary" onClick={() => void copyKey()}>
           Copy private key
         </button>
         <p className="feedback" role="status">
-          {feedback}
+          {status}
         </p>
       </div>
     </div>

@@ -1,5 +1,5 @@
 import { findChain, getUsdcAddress, shortenAddress } from '@dial/core';
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useMemo, useRef, useState } from 'react';
 import { ActivityPanel } from '../activity/ActivityPanel';
 import type { AppConfig, User } from '../api/types';
 import { AddFundsEntry, AddFundsOffer } from '../onramp/AddFundsEntry';
@@ -46,6 +46,8 @@ export function WalletHome({ user, config, address, onSignedOut }: WalletHomePro
   const identity = describeIdentity(user);
   const anyFailed = balance.state.status === 'failed' || usdc.state.status === 'failed';
   const [sending, setSending] = useState(false);
+  // How many transfers the activity list showed, so it opens as long again after the send screen.
+  const activityShown = useRef(0);
   const usdcOf = useCallback((id: number) => getUsdcAddress(id, config.localChain?.usdc), [config]);
 
   if (sending) {
@@ -124,7 +126,7 @@ export function WalletHome({ user, config, address, onSignedOut }: WalletHomePro
       <AddFundsEntry config={config} address={address} onFunded={() => void refreshBoth()} />
 
       <ReceivePanel address={address} networkName={chain.name} />
-      <ActivityPanel address={address} chains={chains} usdcOf={usdcOf} />
+      <ActivityPanel address={address} chains={chains} usdcOf={usdcOf} shownCount={activityShown} />
       <SecurityPanel />
 
       {signOut.error !== null && <ErrorMessage error={signOut.error} />}

@@ -2,7 +2,8 @@ import { type RefObject, useCallback, useEffect, useRef, useState } from 'react'
 
 /**
  * Copies the address with the Clipboard API and says so ("Copied"). Where the clipboard is unavailable or
- * refused, it selects the address on screen instead so it can be copied by hand.
+ * refused, it selects the address on screen instead so it can be copied by hand. `copy` resolves to whether
+ * the Clipboard API took the text, so a caller can act on a real copy (the export screen clears it later).
  */
 export function useCopyAddress(address: string, addressRef: RefObject<HTMLElement | null>) {
   const [feedback, setFeedback] = useState('');
@@ -10,17 +11,20 @@ export function useCopyAddress(address: string, addressRef: RefObject<HTMLElemen
 
   useEffect(() => () => clearTimeout(timer.current), []);
 
-  const copy = useCallback(async () => {
+  const copy = useCallback(async (): Promise<boolean> => {
     clearTimeout(timer.current);
+    let copied = false;
     try {
       if (!navigator.clipboard) throw new Error('no clipboard');
       await navigator.clipboard.writeText(address);
       setFeedback('Copied');
+      copied = true;
     } catch {
       selectContents(addressRef.current);
       setFeedback('Copy did not work here: the address is selected, so copy it by hand.');
     }
     timer.current = setTimeout(() => setFeedback(''), 4_000);
+    return copied;
   }, [address, addressRef]);
 
   return { copy, feedback };

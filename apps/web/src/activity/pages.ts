@@ -1,0 +1,33 @@
+import type { ActivityPage, Transfer } from './activityApi';
+
+/** The server's largest page (docs/api.md, `GET /api/activity` `limit`). */
+export const MAX_PAGE_SIZE = 100;
+
+/** `items` followed by those of `more` not already in it: overlapping pages never show a transfer twice. */
+export function appendNew(items: readonly Transfer[], more: readonly Transfer[]): Transfer[] {
+  const seen = new Set(items.map((item) => item.id));
+  return [...items, ...more.filter((item) => !seen.has(item.id))];
+}
+
+export type FetchPage = (options: { limit: number; before: string | null }) => Promise<ActivityPage>;
+
+/**
+ * Loads the newest transfers again, at least `count` of them (or all there are), so a refresh keeps what
+ * "Show more" had opened rather than dropping back to the first page. Asks for pages of `pageSize`, or
+ * bigger ones (up to the server's maximum) when more are wanted.
+ */
+export async function loadAtLeast(
+  fetchPage: FetchPage,
+  count: number,
+  pageSize: number,
+): Promise<ActivityPage> {
+  let items: Transfer[] = [];
+  let before: string | null = null;
+  do {
+    const limit = Math.min(MAX_PAGE_SIZE, Math.max(pageSize, count - items.length));
+    const page: ActivityPage = await fetchPage({ limit, before });
+    items = appendNew(items, page.items);
+    before = page.nextBefore;
+  } while (items.length < count && before !== null);
+  return { items, nextBefore: before };
+}
