@@ -1,3 +1,4 @@
+import { escapeHtml, htmlPage } from '../http/htmlPage.js';
 import type { OutboxRecord } from './outboxTransport.js';
 
 const CHANNEL_LABEL = { sms: 'SMS', email: 'E-mail' } as const;
@@ -23,25 +24,14 @@ export function renderOutboxPage(records: OutboxRecord[]): string {
           '</tbody>',
           '</table>',
         ].join('\n');
-  return [
-    '<!doctype html>',
-    '<html lang="en">',
-    '<head>',
-    '<meta charset="utf-8">',
-    '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    '<meta name="robots" content="noindex">',
-    '<title>Dial dev outbox</title>',
-    '</head>',
-    '<body>',
-    '<main>',
-    '<h1>Dial dev outbox</h1>',
-    '<p>Messages the development server would have sent by SMS or e-mail. Reload the page to see new ones.</p>',
-    body,
-    '</main>',
-    '</body>',
-    '</html>',
-    '',
-  ].join('\n');
+  return htmlPage({
+    title: 'Dial dev outbox',
+    body: [
+      '<h1>Dial dev outbox</h1>',
+      '<p>Messages the development server would have sent by SMS or e-mail. Reload the page to see new ones.</p>',
+      body,
+    ],
+  });
 }
 
 function renderRow(record: OutboxRecord): string {
@@ -60,16 +50,4 @@ function renderRow(record: OutboxRecord): string {
     `<td>${text}</td>` +
     '</tr>'
   );
-}
-
-const HTML_ESCAPES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-
-function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (character) => HTML_ESCAPES[character] ?? character);
 }

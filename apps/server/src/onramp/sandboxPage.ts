@@ -1,3 +1,4 @@
+import { escapeHtml, htmlPage } from '../http/htmlPage.js';
 import type { SandboxSession, SandboxTokenProblem } from './sandboxSessions.js';
 
 /** The checkout's stylesheet path: a file of its own, since the CSP allows no inline style. */
@@ -141,27 +142,16 @@ function field(
 }
 
 function page(title: string, body: string): string {
-  return [
-    '<!doctype html>',
-    '<html lang="en">',
-    '<head>',
-    '<meta charset="utf-8">',
-    '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    '<meta name="robots" content="noindex">',
-    // The server's no-referrer policy makes browsers send `Origin: null` with a form post, which the origin
-    // check refuses; strict-origin sends our origin, and never this page's path or query (the token).
-    '<meta name="referrer" content="strict-origin">',
-    `<title>${escapeHtml(title)} · Dial sandbox checkout</title>`,
-    `<link rel="stylesheet" href="${SANDBOX_CSS_PATH}">`,
-    '</head>',
-    '<body>',
-    '<main>',
-    body,
-    '</main>',
-    '</body>',
-    '</html>',
-    '',
-  ].join('\n');
+  return htmlPage({
+    title: `${title} · Dial sandbox checkout`,
+    head: [
+      // The server's no-referrer policy makes browsers send `Origin: null` with a form post, which the
+      // origin check refuses; strict-origin sends our origin, and never this page's path or query (the token).
+      '<meta name="referrer" content="strict-origin">',
+      `<link rel="stylesheet" href="${SANDBOX_CSS_PATH}">`,
+    ],
+    body: [body],
+  });
 }
 
 /** The checkout's styles: readable at 360 px, large touch targets, visible focus. */
@@ -185,12 +175,3 @@ fieldset{border:1px solid #ccc;border-radius:.4rem;margin:0 0 .75rem}
 button{width:100%;font:inherit;font-weight:600;padding:.75rem;border:0;border-radius:.5rem;background:#3344dd;color:#fff;cursor:pointer}
 input:focus-visible,button:focus-visible,a:focus-visible{outline:3px solid #3344dd;outline-offset:2px}
 `;
-
-function escapeHtml(text: string): string {
-  return text
-    .replaceAll('&', '&amp;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;')
-    .replaceAll('"', '&quot;')
-    .replaceAll("'", '&#39;');
-}
