@@ -1,25 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { DEFAULT_ONRAMP_OFFERS, encodeShare, SHARE_LENGTH } from '@dial/core';
+import { encodeShare, SHARE_LENGTH } from '@dial/core';
 import type { LightMyRequestResponse } from 'fastify';
 import { createPublicClient, http, parseEther } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AppConfig, OnrampConfig } from '../src/config.js';
+import type { AppConfig } from '../src/config.js';
 import { type DevChain, startDevChain, TEST_USDC_ABI } from '../src/devchain/index.js';
 import { DIALECTS, useTestDatabase } from './databases.js';
-import { createTestApp, ORIGIN, PHONE, type TestApp } from './testApp.js';
+import { createTestApp, ORIGIN, PHONE, SANDBOX_ONRAMP, type TestApp } from './testApp.js';
 
 const ADDRESS = '0x8ba1f109551bD432803012645Ac136ddd64DBA72';
 const OTHER_ADDRESS = '0x0000000000000000000000000000000000000B0b';
-
-/** The sandbox on-ramp, as loadConfig sets it up in development without CDP keys. */
-export const SANDBOX_ONRAMP: OnrampConfig = {
-  provider: 'sandbox',
-  appId: 'dial-test',
-  coinbase: null,
-  offers: DEFAULT_ONRAMP_OFFERS,
-  btcAddress: null,
-  solAddress: null,
-};
 
 let chain: DevChain;
 beforeAll(async () => {

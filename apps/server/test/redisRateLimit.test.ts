@@ -1,5 +1,5 @@
 import net from 'node:net';
-import { DEFAULT_ONRAMP_OFFERS, ERROR_CATALOGUE } from '@dial/core';
+import { ERROR_CATALOGUE } from '@dial/core';
 import { describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { DEFAULT_OTP_POLICY } from '../src/auth/otpPolicy.js';
@@ -7,7 +7,7 @@ import type { AppConfig } from '../src/config.js';
 import { useTestDatabase } from './databases.js';
 import { NEEDS_TEST_REDIS_URL, redisHostPort, testRedisUrl, useRedisKeyPrefix, viaProxy } from './redis.js';
 import { startTcpProxy } from './tcpProxy.js';
-import { createTestApp, ORIGIN, type TestApp, testConfig } from './testApp.js';
+import { createTestApp, ORIGIN, SANDBOX_ONRAMP, type TestApp, testConfig } from './testApp.js';
 
 const IP = '203.0.113.9';
 
@@ -83,14 +83,7 @@ describe.runIf(testRedisUrl !== undefined)(
           config: {
             ...withRedis(viaProxy(testRedisUrl!, proxy.port)),
             // The sandbox checkout's form answers pages, not JSON; its chain is never reached here.
-            onramp: {
-              provider: 'sandbox',
-              appId: 'dial-test',
-              coinbase: null,
-              offers: DEFAULT_ONRAMP_OFFERS,
-              btcAddress: null,
-              solAddress: null,
-            },
+            onramp: SANDBOX_ONRAMP,
             localChain: { start: false, port: 0, rpcUrl: 'http://127.0.0.1:9' },
           },
         });

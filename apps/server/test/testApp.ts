@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
+import { DEFAULT_ONRAMP_OFFERS } from '@dial/core';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import type { Kysely } from 'kysely';
 import { afterEach } from 'vitest';
 import { type AppDeps, buildApp } from '../src/app.js';
 import { DEFAULT_OTP_POLICY } from '../src/auth/otpPolicy.js';
 import { SESSION_COOKIE } from '../src/auth/sessions.js';
-import type { AppConfig } from '../src/config.js';
+import type { AppConfig, OnrampConfig } from '../src/config.js';
 import type { Database } from '../src/db/database.js';
 import type { Channel, MessageTransport, OutboundMessage } from '../src/delivery/index.js';
 
@@ -14,6 +15,16 @@ import type { Channel, MessageTransport, OutboundMessage } from '../src/delivery
 export const ORIGIN = 'http://localhost:8080';
 
 /** A valid UK mobile number in E.164 (07700 900xxx is reserved for fiction and refused as invalid). */
+/** The sandbox on-ramp, as loadConfig sets it up in development without CDP keys. */
+export const SANDBOX_ONRAMP: OnrampConfig = {
+  provider: 'sandbox',
+  appId: 'dial-test',
+  coinbase: null,
+  offers: DEFAULT_ONRAMP_OFFERS,
+  btcAddress: null,
+  solAddress: null,
+};
+
 export const PHONE = '+447400123456';
 
 /** A configuration for tests: development, a random key, no web app, no local chain. */
