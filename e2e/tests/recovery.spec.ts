@@ -59,6 +59,16 @@ async function submitRecoveryPassword(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Set up recovery' }).click();
 }
 
+/**
+ * On "Confirm it's you": asks for a code to `email` and types it (a whole code is checked as soon as it is
+ * typed, as at sign-in).
+ */
+async function confirmWithFreshCode(page: Page, email: string): Promise<void> {
+  const seen = await seenMessages(page.request, email);
+  await page.getByRole('button', { name: 'Send me a code' }).click();
+  await page.getByLabel('Confirmation code').fill(await readCode(page.request, email, seen));
+}
+
 async function localBalance(page: Page) {
   await page.getByLabel('Network').selectOption({ label: 'Local' });
   return page.getByLabel('Balance', { exact: true });
@@ -435,11 +445,7 @@ test('setting up recovery long after sign-in asks for a fresh code first, then f
   await expect(page.getByRole('heading', { name: "Confirm it's you" })).toBeVisible({ timeout: 60_000 });
   await expect(page.getByText('Your sign-in was a while ago')).toBeVisible();
   await snap(page, 'recovery-confirm-code');
-  const seen = await seenMessages(page.request, email);
-  await page.getByRole('button', { name: 'Send me a code' }).click();
-  const code = await readCode(page.request, email, seen);
-  // A whole code is checked as soon as it is typed, as at sign-in.
-  await page.getByLabel('Confirmation code').fill(code);
+  await confirmWithFreshCode(page, email);
 
   // The setup resumes with the same split and password: no second form, and recovery is on.
   await expect(page.getByRole('heading', { name: 'Your wallet', exact: true })).toBeVisible({
@@ -476,9 +482,7 @@ test('another tab opening the wallet while a recovery setup waits for its code k
   await expect(other.getByRole('region', { name: 'Security' })).toContainText('Recovery is not set up.');
 
   // Tab A confirms with the code: the server takes the new split, whose device share is still here.
-  const seen = await seenMessages(page.request, email);
-  await page.getByRole('button', { name: 'Send me a code' }).click();
-  await page.getByLabel('Confirmation code').fill(await readCode(page.request, email, seen));
+  await confirmWithFreshCode(page, email);
   await expect(page.getByRole('heading', { name: 'Your wallet', exact: true })).toBeVisible({
     timeout: 60_000,
   });
