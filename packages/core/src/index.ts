@@ -29,3 +29,4 @@ export * from './shortenAddress.js';
 export * from './toE164.js';
 export * from './usdc.js';
 export * from './walletConnectionLimits.js';
+export * from './walletProofMessage.js';
