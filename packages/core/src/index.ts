@@ -17,6 +17,7 @@ export * from './errors.js';
 export * from './examplePhone.js';
 export * from './formatPhoneInput.js';
 export * from './formatPhoneInternational.js';
+export * from './hasControlCharacter.js';
 export * from './isValidEmail.js';
 export * from './isValidPhone.js';
 export * from './listCountries.js';
