@@ -1,3 +1,4 @@
+import type { WalletProofPurpose } from '@dial/core';
 import { requestJson } from './client';
 import type {
   AppConfig,
@@ -8,6 +9,7 @@ import type {
   OtpVerified,
   StoredWallet,
   User,
+  WalletProof,
 } from './types';
 
 /** The signed-in user; rejects with `unauthorized` when signed out. */
@@ -39,9 +41,19 @@ export function getWallet(): Promise<StoredWallet> {
   return requestJson<StoredWallet>('GET', '/api/wallet');
 }
 
-/** Registers the wallet's address and auth share; rejects with `embedded_wallet_already_exists`. */
-export async function createWallet(address: string, authShare: string): Promise<void> {
-  await requestJson<{ address: string }>('POST', '/api/wallet', { body: { address, authShare } });
+/**
+ * Registers the wallet's address and auth share with the key's proof; rejects with
+ * `embedded_wallet_already_exists`, `wallet_address_taken`, `wallet_proof_invalid` or `wallet_proof_expired`.
+ */
+export async function createWallet(address: string, authShare: string, proof: WalletProof): Promise<void> {
+  await requestJson<{ address: string }>('POST', '/api/wallet', { body: { address, authShare, proof } });
+}
+
+/** A single-use challenge for the wallet's key to sign (valid five minutes, for this session only). */
+export function getWalletChallenge(
+  purpose: WalletProofPurpose,
+): Promise<{ challenge: string; expiresAt: string }> {
+  return requestJson('POST', '/api/wallet/challenge', { body: { purpose } });
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { ProtectedRecoveryShare } from '../recovery/recoveryCipher';
 import { requestJson } from './client';
-import type { OtpChannel } from './types';
+import type { OtpChannel, WalletProof } from './types';
 
 /** The new shares of a rotation: `PUT /api/wallet/shares`. */
 export interface ShareRotation {
@@ -9,6 +9,11 @@ export interface ShareRotation {
   /** Base64 of the new auth share. */
   authShare: string;
   recovery?: ProtectedRecoveryShare;
+}
+
+/** A rotation with the wallet key's proof over it, as sent. */
+export interface SignedShareRotation extends ShareRotation {
+  proof: WalletProof;
 }
 
 /** The encrypted recovery share (`GET /api/wallet/recovery`). */
@@ -33,7 +38,7 @@ export interface WalletExport {
  * Replaces the auth share (and recovery share) with those of a new split of the same key, if the server is
  * still at `expectedGeneration`; rejects with `stale_share_generation` or `reauthentication_required`.
  */
-export function putShares(rotation: ShareRotation): Promise<{ address: string; generation: number }> {
+export function putShares(rotation: SignedShareRotation): Promise<{ address: string; generation: number }> {
   return requestJson('PUT', '/api/wallet/shares', { body: rotation });
 }
 

@@ -87,3 +87,9 @@ export interface FaucetSent {
   /** A decimal string: wei for `native`, 6-decimal units for `usdc`. */
   value: string;
 }
+
+/** Proof of possession: the wallet key's signature over a server challenge and the change it authorises. */
+export interface WalletProof {
+  challenge: string;
+  signature: `0x${string}`;
+}

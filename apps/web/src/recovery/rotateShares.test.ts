@@ -72,11 +72,34 @@ describe('share rotation', () => {
   it('keeps only the new share once the server took the rotation', async () => {
     const { pending, server } = await prepared();
     await expect(commitRotation(pending)).resolves.toBe(2);
-    const [path, init] = server.fetch.mock.calls[0]!;
+    const [path, init] = server.fetch.mock.calls[1]!;
     expect(path).toBe('/api/wallet/shares');
     expect(init?.method).toBe('PUT');
-    expect(JSON.parse(String(init?.body))).toEqual(pending.body);
+    expect(JSON.parse(String(init?.body))).toEqual({ ...pending.body, proof: expect.any(Object) });
     expect(memory.keys(USER)).toEqual([pending.entry]);
+  });
+
+  it("signs the change with the wallet's key over a challenge the server issued just before", async () => {
+    const { pending, server } = await prepared();
+    await expect(commitRotation(pending)).resolves.toBe(2);
+    const [challengePath, challengeInit] = server.fetch.mock.calls[0]!;
+    expect(`${challengeInit?.method} ${String(challengePath)}`).toBe('POST /api/wallet/challenge');
+    expect(JSON.parse(String(challengeInit?.body))).toEqual({ purpose: 'rotate-shares' });
+    const sent = JSON.parse(String(server.fetch.mock.calls[1]![1]?.body));
+    expect(sent.proof).toEqual({
+      challenge: 'challenge-1',
+      signature: expect.stringMatching(/^0x[0-9a-f]{130}$/),
+    });
+    // The stand-in took it only because the signature recovered to the wallet over exactly these shares.
+    expect(server.state.wallet.authShare).toBe(pending.body.authShare);
+  });
+
+  it("forgets the new share when the server refuses the key's proof (it holds another wallet)", async () => {
+    const { pending, server, entry } = await prepared();
+    server.state.wallet.address = '0x0000000000000000000000000000000000000001';
+    const elsewhere = { ...pending, body: { ...pending.body, address: server.state.wallet.address } };
+    await expect(commitRotation(elsewhere)).rejects.toMatchObject({ code: 'wallet_proof_invalid' });
+    expect(memory.keys(USER)).toEqual([entry]);
   });
 
   it('keeps both when the answer is lost (the server may have taken it)', async () => {

@@ -10,6 +10,7 @@ import type { Hex } from 'viem';
 import { putShares, type ShareRotation } from '../api/shareEndpoints';
 import { type ShareSlot, splitId } from '../wallet/deviceShareRecords';
 import { deviceShareStore } from '../wallet/deviceShareStore';
+import { signWalletProof } from '../wallet/signWalletProof';
 import { withWalletLock } from '../wallet/walletLock';
 import type { ProtectedRecoveryShare } from './recoveryCipher';
 
@@ -83,13 +84,16 @@ const PENDING_SHARE_GONE =
  * auth share: the person may have waited minutes for a confirmation code meanwhile, and a split the server
  * takes without this browser holding its device share would leave the wallet unopenable here. If it is
  * gone, nothing is sent (`device_share_missing`) and the person starts again, which prepares a new split.
+ * The rebuilt key then signs the change over a fresh server challenge (proof of possession: the server
+ * takes new shares only from whoever holds the key), and is dropped.
  *
  * The check, the PUT and the pruning run under the wallet's Web Lock, so no other tab's opening prunes
  * the stored shares in between. (Not the whole prepare → commit: waiting for a code under the lock would
  * keep every other tab from opening the wallet meanwhile.)
  *
  * - `reauthentication_required`: nothing changed; the new device share stays so the same rotation can be
- *   sent again after the person confirmed with a code.
+ *   sent again after the person confirmed with a code. Likewise `too_many_requests` and
+ *   `wallet_proof_expired` (the challenge was refused or ran out: sending again asks for a new one).
  * - `stale_share_generation` (another device or tab rotated first) and other refusals: the new share is
  *   forgotten, the current one stays.
  * - No answer (network): both shares stay, since the server may have taken it; the next opening uses
@@ -104,15 +108,25 @@ export function commitRotation(pending: PendingRotation): Promise<number> {
 
 async function sendRotation(pending: PendingRotation): Promise<number> {
   const { userId, address, generation, split, entry } = pending;
-  await checkPendingShare(pending);
+  const privateKey = await checkPendingShare(pending);
   let answer: { generation: number };
   try {
-    answer = await putShares(pending.body);
+    const proof = await signWalletProof(privateKey, {
+      purpose: 'rotate-shares',
+      userId,
+      address,
+      fromGeneration: pending.body.expectedGeneration,
+      authShare: decodeShare(pending.body.authShare),
+      recovery: pending.body.recovery ?? null,
+    });
+    answer = await putShares({ ...pending.body, proof });
   } catch (error) {
     const refused =
       isDialError(error) &&
       error.status < 500 &&
       error.code !== 'reauthentication_required' &&
+      error.code !== 'too_many_requests' &&
+      error.code !== 'wallet_proof_expired' &&
       error.code !== 'network_error';
     if (refused) await deviceShareStore.discard(userId, entry);
     throw error;
@@ -127,8 +141,12 @@ async function sendRotation(pending: PendingRotation): Promise<number> {
   return answer.generation;
 }
 
-/** Throws `device_share_missing` unless the pending device share still loads and rebuilds the key. */
-async function checkPendingShare(pending: PendingRotation): Promise<void> {
+/**
+ * Throws `device_share_missing` unless the pending device share still loads and rebuilds the key.
+ *
+ * @returns the key, for signing the change once; the caller drops it.
+ */
+async function checkPendingShare(pending: PendingRotation): Promise<Hex> {
   const deviceShare = await deviceShareStore.load(pending.userId, pending.entry);
   if (deviceShare === null) {
     throw new DialError('device_share_missing', {
@@ -138,7 +156,7 @@ async function checkPendingShare(pending: PendingRotation): Promise<void> {
   }
   const authShare = decodeShare(pending.body.authShare);
   try {
-    await combineWalletShares([deviceShare, authShare], pending.address);
+    return await combineWalletShares([deviceShare, authShare], pending.address);
   } catch (error) {
     throw new DialError('device_share_missing', { message: PENDING_SHARE_GONE, cause: error });
   } finally {

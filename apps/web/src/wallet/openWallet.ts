@@ -1,9 +1,11 @@
 import { createWalletShares, DialError, encodeShare, isDialError } from '@dial/core';
+import { generatePrivateKey } from 'viem/accounts';
 import { createWallet, getWallet } from '../api/endpoints';
 import type { StoredWallet } from '../api/types';
 import { splitId } from './deviceShareRecords';
 import { deviceShareStore } from './deviceShareStore';
 import { rebuildFromDeviceShare } from './rebuildKey';
+import { signWalletProof } from './signWalletProof';
 import { withWalletLock } from './walletLock';
 
 /** What opening the wallet is doing, for the status line. */
@@ -111,7 +113,8 @@ async function checkWallet(userId: string, stored: StoredWallet): Promise<Opened
 
 /** Creates the wallet; null when the server already has one (409). */
 async function createAndRegister(userId: string): Promise<OpenedWallet | null> {
-  const { address, deviceShare, authShare, recoveryShare } = await createWalletShares();
+  const privateKey = generatePrivateKey();
+  const { address, deviceShare, authShare, recoveryShare } = await createWalletShares(privateKey);
   try {
     // The recovery share of this first split is not kept: setting up recovery (which the wallet home asks
     // for) makes a new split and stores that split's recovery share, encrypted. Until then the wallet opens
@@ -119,7 +122,16 @@ async function createAndRegister(userId: string): Promise<OpenedWallet | null> {
     const slot = { address, generation: 1, split: await splitId(authShare) };
     const entry = await deviceShareStore.save(userId, slot, deviceShare);
     try {
-      await createWallet(address, encodeShare(authShare));
+      // The key signs the registration, so nobody can register an address whose key they do not hold.
+      const proof = await signWalletProof(privateKey, {
+        purpose: 'register-wallet',
+        userId,
+        address,
+        fromGeneration: 0,
+        authShare,
+        recovery: null,
+      });
+      await createWallet(address, encodeShare(authShare), proof);
     } catch (error) {
       if (isDialError(error, 'embedded_wallet_already_exists')) {
         await deviceShareStore.discard(userId, entry);
@@ -132,7 +144,7 @@ async function createAndRegister(userId: string): Promise<OpenedWallet | null> {
     await deviceShareStore.prune(userId, slot, entry);
     return { address, generation: 1, recovery: null };
   } finally {
-    // Best effort: the base64 copy sent to the server is a string, which cannot be wiped.
+    // Best effort: the base64 copy sent to the server and the hex key are strings, which cannot be wiped.
     deviceShare.fill(0);
     authShare.fill(0);
     recoveryShare.fill(0);
