@@ -1,18 +1,33 @@
 import { randomBytes } from 'node:crypto';
-import { ERROR_CATALOGUE, encodeShare, SHARE_LENGTH } from '@dial/core';
+import {
+  combineWalletShares,
+  createWalletShares,
+  decodeShare,
+  ERROR_CATALOGUE,
+  encodeShare,
+  type RecoveryShareRecord,
+} from '@dial/core';
 import type { LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { SESSION_COOKIE } from '../src/auth/sessions.js';
 import { WALLET_LIMITS } from '../src/wallet/walletLimits.js';
 import { DIALECTS, useTestDatabase } from './databases.js';
 import { createTestApp, ORIGIN, PHONE, type TestApp } from './testApp.js';
+import {
+  randomShare,
+  registerWallet,
+  requestChallenge,
+  signProof,
+  type TestWallet,
+  testWallet,
+  userIdOf,
+} from './walletProof.js';
 
-const ADDRESS = '0x8ba1f109551bD432803012645Ac136ddd64DBA72';
+const WALLET = testWallet(1);
+const ADDRESS = WALLET.address;
 const OTHER_ADDRESS = '0x0000000000000000000000000000000000000001';
-
-function randomShare(): string {
-  return encodeShare(new Uint8Array(randomBytes(SHARE_LENGTH)));
-}
+/** A proof that passes the schema, for bodies the server refuses before it checks the proof. */
+const DUMMY_PROOF = { challenge: 'A'.repeat(43), signature: `0x${'1'.repeat(130)}` };
 
 function passwordRecovery() {
   return {
@@ -22,7 +37,7 @@ function passwordRecovery() {
   };
 }
 
-function putShares(t: TestApp, token: string | undefined, body: unknown): Promise<LightMyRequestResponse> {
+function sendPut(t: TestApp, token: string | undefined, body: unknown): Promise<LightMyRequestResponse> {
   return t.app.inject({
     method: 'PUT',
     url: '/api/wallet/shares',
@@ -31,13 +46,56 @@ function putShares(t: TestApp, token: string | undefined, body: unknown): Promis
   });
 }
 
+/**
+ * `PUT /api/wallet/shares` as the web app sends it: the body signed by `signer`'s key (the wallet's own by
+ * default) over a challenge of this session. A body too malformed to sign gets a dummy proof: the server
+ * refuses it before it looks at the proof.
+ */
+async function putShares(
+  t: TestApp,
+  token: string | undefined,
+  body: Record<string, unknown>,
+  signer: TestWallet = WALLET,
+): Promise<LightMyRequestResponse> {
+  let proof: unknown = DUMMY_PROOF;
+  const signable =
+    token !== undefined &&
+    typeof body.expectedGeneration === 'number' &&
+    typeof body.authShare === 'string' &&
+    decodesAsShare(body.authShare);
+  if (signable && (await t.get('/api/me', { token })).statusCode === 200) {
+    proof = await signProof(signer.privateKey, {
+      purpose: 'rotate-shares',
+      challenge: await requestChallenge(t, token, 'rotate-shares'),
+      userId: await userIdOf(t, token),
+      address: signer.address,
+      fromGeneration: body.expectedGeneration as number,
+      authShare: body.authShare as string,
+      recovery: (body.recovery as RecoveryShareRecord | undefined) ?? null,
+    });
+  }
+  return sendPut(t, token, { ...body, proof });
+}
+
+function decodesAsShare(text: string): boolean {
+  try {
+    decodeShare(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Signs in by SMS and registers a wallet; returns the session token and the registered auth share. */
-async function userWithWallet(t: TestApp, phone = PHONE): Promise<{ token: string; share: string }> {
+async function userWithWallet(
+  t: TestApp,
+  phone = PHONE,
+  wallet: TestWallet = WALLET,
+): Promise<{ token: string; share: string }> {
   const { token } = await t.signIn('sms', phone);
-  const share = randomShare();
-  const created = await t.post('/api/wallet', { address: ADDRESS, authShare: share }, { token });
-  expect(created.statusCode).toBe(201);
-  return { token, share };
+  const { response, authShare } = await registerWallet(t, token, { wallet });
+  expect(response.statusCode).toBe(201);
+  return { token, share: authShare };
 }
 
 function expectError(response: LightMyRequestResponse, status: number, code: keyof typeof ERROR_CATALOGUE) {
@@ -264,7 +322,7 @@ describe.each(DIALECTS)('share rotation on %s', (dialect) => {
       method: 'PUT',
       url: '/api/wallet/shares',
       headers: { origin: 'https://evil.example', cookie: `${SESSION_COOKIE}=${token}` },
-      payload: { expectedGeneration: 1, address: ADDRESS, authShare: randomShare() },
+      payload: { expectedGeneration: 1, address: ADDRESS, authShare: randomShare(), proof: DUMMY_PROOF },
     });
     expectError(response, 403, 'forbidden_origin');
   });
@@ -277,7 +335,7 @@ describe.each(DIALECTS)('share rotation on %s', (dialect) => {
     ['a missing expectedGeneration', { expectedGeneration: undefined }],
     ['a share of 32 bytes', { authShare: encodeShare(new Uint8Array(32)) }],
     ['a share that is not base64', { authShare: 'not base64!' }],
-    ['an address with a wrong checksum', { address: ADDRESS.replace('8ba1f', '8BA1f') }],
+    ['an address with a wrong checksum', { address: ADDRESS.replace('7E5F', '7e5F') }],
     ['an unknown property', { extra: true }],
     ['an unknown recovery method', { recovery: { ...passwordRecovery(), method: 'sms' } }],
     [
@@ -331,15 +389,15 @@ describe.each(DIALECTS)('share rotation on %s', (dialect) => {
 describe.each(DIALECTS)('the recovery share on %s', (dialect) => {
   const db = useTestDatabase(dialect);
 
-  async function userWithRecovery(t: TestApp, phone = PHONE) {
-    const { token } = await userWithWallet(t, phone);
+  async function userWithRecovery(t: TestApp, phone = PHONE, wallet = WALLET) {
+    const { token } = await userWithWallet(t, phone, wallet);
     const recovery = passwordRecovery();
-    const rotated = await putShares(t, token, {
-      expectedGeneration: 1,
-      address: ADDRESS,
-      authShare: randomShare(),
-      recovery,
-    });
+    const rotated = await putShares(
+      t,
+      token,
+      { expectedGeneration: 1, address: wallet.address, authShare: randomShare(), recovery },
+      wallet,
+    );
     expect(rotated.statusCode).toBe(200);
     return { token, recovery };
   }
@@ -403,7 +461,7 @@ describe.each(DIALECTS)('the recovery share on %s', (dialect) => {
   it('keeps a separate limit per user', async () => {
     const t = await createTestApp(db());
     const first = await userWithRecovery(t);
-    const second = await userWithRecovery(t, '+447400123457');
+    const second = await userWithRecovery(t, '+447400123457', testWallet(2));
     for (let i = 0; i <= WALLET_LIMITS.recoveryPerUser.max; i++) {
       await t.post('/api/wallet/recovery/failed', {}, { token: first.token });
     }
@@ -412,5 +470,133 @@ describe.each(DIALECTS)('the recovery share on %s', (dialect) => {
       generation: 2,
       ...second.recovery,
     });
+  });
+});
+
+describe.each(DIALECTS)('an attacker with one sign-in code but without the key, on %s', (dialect) => {
+  const db = useTestDatabase(dialect);
+
+  /**
+   * The owner's real wallet: a key split 2-of-3, the auth share registered, recovery set up (generation 2).
+   * Returns the device share the owner's browser keeps and the stored recovery record.
+   */
+  async function ownerWithRealShares(t: TestApp) {
+    const { token } = await t.signIn('sms', PHONE);
+    const first = await createWalletShares(WALLET.privateKey);
+    const registered = await registerWallet(t, token, { authShare: encodeShare(first.authShare) });
+    expect(registered.response.statusCode).toBe(201);
+    const second = await createWalletShares(WALLET.privateKey);
+    const recovery = passwordRecovery();
+    const rotated = await putShares(t, token, {
+      expectedGeneration: 1,
+      address: ADDRESS,
+      authShare: encodeShare(second.authShare),
+      recovery,
+    });
+    expect(rotated.statusCode).toBe(200);
+    return { deviceShare: second.deviceShare, recovery };
+  }
+
+  /** The owner's device share still rebuilds the key with the server's auth share, and recovery is intact. */
+  async function expectWalletIntact(
+    t: TestApp,
+    owner: { deviceShare: Uint8Array; recovery: ReturnType<typeof passwordRecovery> },
+  ) {
+    const { token } = await t.signIn('sms', PHONE);
+    const wallet = (await t.get('/api/wallet', { token })).json();
+    expect(wallet).toMatchObject({ address: ADDRESS, generation: 2, recovery: { method: 'password' } });
+    await expect(
+      combineWalletShares([owner.deviceShare, decodeShare(wallet.authShare)], ADDRESS),
+    ).resolves.toBe(WALLET.privateKey);
+    const stored = (await t.get('/api/wallet/recovery', { token })).json();
+    expect(stored).toEqual({ generation: 2, ...owner.recovery });
+  }
+
+  it('cannot replace the auth share or drop the recovery share without a proof', async () => {
+    const t = await createTestApp(db());
+    const owner = await ownerWithRealShares(t);
+    // A SIM swap: the attacker receives one code for the owner's number and signs in (a fresh session).
+    const attacker = await t.signIn('sms', PHONE);
+    const response = await sendPut(t, attacker.token, {
+      expectedGeneration: 2,
+      address: ADDRESS,
+      authShare: randomShare(),
+    });
+    expectError(response, 400, 'invalid_data');
+    await expectWalletIntact(t, owner);
+  });
+
+  it("cannot replace them with a proof signed by the attacker's own key", async () => {
+    const t = await createTestApp(db());
+    const owner = await ownerWithRealShares(t);
+    const attacker = await t.signIn('sms', PHONE);
+    const body = { expectedGeneration: 2, address: ADDRESS, authShare: randomShare() };
+    expectError(await putShares(t, attacker.token, body, testWallet(666)), 403, 'wallet_proof_invalid');
+    expectError(
+      await putShares(t, attacker.token, { ...body, recovery: passwordRecovery() }, testWallet(666)),
+      403,
+      'wallet_proof_invalid',
+    );
+    await expectWalletIntact(t, owner);
+  });
+
+  it("cannot reuse the owner's proof for other shares, another generation or another recovery share", async () => {
+    const t = await createTestApp(db());
+    const owner = await ownerWithRealShares(t);
+    const { token } = await t.signIn('sms', PHONE);
+    const signed = {
+      expectedGeneration: 2,
+      address: ADDRESS,
+      authShare: randomShare(),
+      recovery: passwordRecovery(),
+    };
+    const proofFor = async () =>
+      signProof(WALLET.privateKey, {
+        purpose: 'rotate-shares',
+        challenge: await requestChallenge(t, token, 'rotate-shares'),
+        userId: await userIdOf(t, token),
+        address: ADDRESS,
+        fromGeneration: signed.expectedGeneration,
+        authShare: signed.authShare,
+        recovery: signed.recovery,
+      });
+    const swaps = [
+      { authShare: randomShare() },
+      { recovery: passwordRecovery() },
+      {
+        recovery: {
+          ...signed.recovery,
+          kdf: { ...signed.recovery.kdf, salt: randomBytes(16).toString('base64') },
+        },
+      },
+      { recovery: undefined },
+    ];
+    for (const swap of swaps) {
+      const response = await sendPut(t, token, { ...signed, ...swap, proof: await proofFor() });
+      expectError(response, 403, 'wallet_proof_invalid');
+    }
+    await expectWalletIntact(t, owner);
+  });
+
+  it("cannot use a registration challenge, or another user's signed rotation, to rotate", async () => {
+    const t = await createTestApp(db());
+    const owner = await ownerWithRealShares(t);
+    const { token } = await t.signIn('sms', PHONE);
+    const authShare = randomShare();
+    const wrongPurpose = await signProof(WALLET.privateKey, {
+      purpose: 'rotate-shares',
+      challenge: await requestChallenge(t, token, 'register-wallet'),
+      userId: await userIdOf(t, token),
+      address: ADDRESS,
+      fromGeneration: 2,
+      authShare,
+      recovery: null,
+    });
+    expectError(
+      await sendPut(t, token, { expectedGeneration: 2, address: ADDRESS, authShare, proof: wrongPurpose }),
+      400,
+      'wallet_proof_expired',
+    );
+    await expectWalletIntact(t, owner);
   });
 });

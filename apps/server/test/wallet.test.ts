@@ -1,17 +1,30 @@
-import { randomBytes } from 'node:crypto';
 import { encodeShare, SHARE_LENGTH } from '@dial/core';
 import { describe, expect, it } from 'vitest';
 import { DIALECTS, useTestDatabase } from './databases.js';
 import { createTestApp, PHONE, type TestApp } from './testApp.js';
+import {
+  randomShare,
+  registerWallet as register,
+  requestChallenge,
+  signProof,
+  type TestWallet,
+  testWallet,
+  userIdOf,
+} from './walletProof.js';
 
-const ADDRESS = '0x8ba1f109551bD432803012645Ac136ddd64DBA72';
+const WALLET = testWallet(1);
+const ADDRESS = WALLET.address;
+/** A proof that passes the schema; the handler refuses the input before it checks the proof. */
+const DUMMY_PROOF = { challenge: 'A'.repeat(43), signature: `0x${'1'.repeat(130)}` };
 
-function randomShare(): string {
-  return encodeShare(new Uint8Array(randomBytes(SHARE_LENGTH)));
-}
-
-async function registerWallet(t: TestApp, token: string, address = ADDRESS, authShare = randomShare()) {
-  return t.post('/api/wallet', { address, authShare }, { token });
+/** Registers `wallet` (the first test wallet by default) for the session, with a valid proof. */
+async function registerWallet(
+  t: TestApp,
+  token: string,
+  wallet: TestWallet = WALLET,
+  authShare = randomShare(),
+) {
+  return (await register(t, token, { wallet, authShare })).response;
 }
 
 describe.each(DIALECTS)('the wallet registry on %s', (dialect) => {
@@ -21,7 +34,7 @@ describe.each(DIALECTS)('the wallet registry on %s', (dialect) => {
     const t = await createTestApp(db());
     const { token } = await t.signIn('sms', PHONE);
     const share = randomShare();
-    const created = await registerWallet(t, token, ADDRESS.toLowerCase(), share);
+    const created = (await register(t, token, { address: ADDRESS.toLowerCase(), authShare: share })).response;
     expect(created.statusCode).toBe(201);
     expect(created.json()).toEqual({ address: ADDRESS });
     const fetched = await t.get('/api/wallet', { token });
@@ -50,7 +63,11 @@ describe.each(DIALECTS)('the wallet registry on %s', (dialect) => {
   it('answers 401 to GET and POST when signed out', async () => {
     const t = await createTestApp(db());
     expect((await t.get('/api/wallet')).statusCode).toBe(401);
-    const post = await t.post('/api/wallet', { address: ADDRESS, authShare: randomShare() });
+    const post = await t.post('/api/wallet', {
+      address: ADDRESS,
+      authShare: randomShare(),
+      proof: DUMMY_PROOF,
+    });
     expect(post.statusCode).toBe(401);
     expect(post.json().error.code).toBe('unauthorized');
   });
@@ -59,8 +76,8 @@ describe.each(DIALECTS)('the wallet registry on %s', (dialect) => {
     const t = await createTestApp(db());
     const { token } = await t.signIn('sms', PHONE);
     const first = randomShare();
-    await registerWallet(t, token, ADDRESS, first);
-    const second = await registerWallet(t, token, '0x0000000000000000000000000000000000000001');
+    await registerWallet(t, token, WALLET, first);
+    const second = await registerWallet(t, token, testWallet(2));
     expect(second.statusCode).toBe(409);
     expect(second.json().error.code).toBe('embedded_wallet_already_exists');
     expect((await t.get('/api/wallet', { token })).json()).toEqual({
@@ -81,7 +98,7 @@ describe.each(DIALECTS)('the wallet registry on %s', (dialect) => {
   it.each([
     ['an address without 0x', { address: ADDRESS.slice(2) }],
     ['a short address', { address: ADDRESS.slice(0, 40) }],
-    ['an address with a wrong checksum', { address: ADDRESS.replace('8ba1f', '8BA1f') }],
+    ['an address with a wrong checksum', { address: ADDRESS.replace('7E5F', '7e5F') }],
     ['a share of 32 bytes', { authShare: encodeShare(new Uint8Array(32)) }],
     ['a share of 34 bytes', { authShare: encodeShare(new Uint8Array(34)) }],
     ['a share that is not base64', { authShare: 'not base64!' }],
@@ -93,7 +110,7 @@ describe.each(DIALECTS)('the wallet registry on %s', (dialect) => {
     const { token } = await t.signIn('sms', PHONE);
     const response = await t.post(
       '/api/wallet',
-      { address: ADDRESS, authShare: randomShare(), ...change },
+      { address: ADDRESS, authShare: randomShare(), proof: DUMMY_PROOF, ...change },
       { token },
     );
     expect(response.statusCode).toBe(400);
@@ -105,7 +122,7 @@ describe.each(DIALECTS)('the wallet registry on %s', (dialect) => {
     const t = await createTestApp(db());
     const { token } = await t.signIn('sms', PHONE);
     const share = randomShare();
-    await registerWallet(t, token, ADDRESS, share);
+    await registerWallet(t, token, WALLET, share);
     const row = await db().selectFrom('wallets').selectAll().executeTakeFirstOrThrow();
     expect(row.key_version).toBe(1);
     expect(Buffer.from(row.iv, 'base64')).toHaveLength(12);
@@ -122,7 +139,7 @@ describe.each(DIALECTS)('the wallet registry on %s', (dialect) => {
     const victim = await t.signIn('sms', PHONE);
     await registerWallet(t, victim.token);
     const attacker = await t.signIn('email', 'eve@example.com');
-    await registerWallet(t, attacker.token, '0x0000000000000000000000000000000000000001');
+    await registerWallet(t, attacker.token, testWallet(2));
     const users = await db().selectFrom('identities').select(['user_id', 'value']).execute();
     const victimId = users.find((user) => user.value === PHONE)?.user_id ?? '';
     const attackerId = users.find((user) => user.value === 'eve@example.com')?.user_id ?? '';
@@ -162,5 +179,148 @@ describe.each(DIALECTS)('the wallet registry on %s', (dialect) => {
     await registerWallet(t, token);
     const otherKey = await createTestApp(db());
     expect((await otherKey.get('/api/wallet', { token })).statusCode).toBe(500);
+  });
+});
+
+describe.each(DIALECTS)("proof of the wallet's key at registration on %s", (dialect) => {
+  const db = useTestDatabase(dialect);
+
+  /** Signs a registration of `address` + `authShare` with `signer`'s key, over a challenge of this session. */
+  async function signedBody(
+    t: TestApp,
+    token: string,
+    signer: TestWallet,
+    address: string,
+    authShare = randomShare(),
+  ) {
+    const proof = await signProof(signer.privateKey, {
+      purpose: 'register-wallet',
+      challenge: await requestChallenge(t, token, 'register-wallet'),
+      userId: await userIdOf(t, token),
+      address,
+      fromGeneration: 0,
+      authShare,
+      recovery: null,
+    });
+    return { address, authShare, proof };
+  }
+
+  async function walletRows() {
+    return db().selectFrom('wallets').select(['user_id', 'address']).execute();
+  }
+
+  it("refuses a squatter who signs someone else's address with another key (403, nothing stored)", async () => {
+    const t = await createTestApp(db());
+    const { token } = await t.signIn('email', 'eve@example.com');
+    const body = await signedBody(t, token, testWallet(2), WALLET.address);
+    const response = await t.post('/api/wallet', body, { token });
+    expect(response.statusCode).toBe(403);
+    expect(response.json().error.code).toBe('wallet_proof_invalid');
+    expect(await walletRows()).toEqual([]);
+  });
+
+  it('refuses a registration without a proof (400 invalid_data)', async () => {
+    const t = await createTestApp(db());
+    const { token } = await t.signIn('sms', PHONE);
+    const response = await t.post('/api/wallet', { address: ADDRESS, authShare: randomShare() }, { token });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error.code).toBe('invalid_data');
+    expect(await walletRows()).toEqual([]);
+  });
+
+  it('gives an address to one account only: a second account is refused with 409 wallet_address_taken', async () => {
+    const t = await createTestApp(db());
+    const owner = await t.signIn('sms', PHONE);
+    expect((await registerWallet(t, owner.token)).statusCode).toBe(201);
+    const other = await t.signIn('email', 'eve@example.com');
+    const response = await registerWallet(t, other.token);
+    expect(response.statusCode).toBe(409);
+    expect(response.json().error.code).toBe('wallet_address_taken');
+    expect(await walletRows()).toHaveLength(1);
+  });
+
+  it('binds the proof to the auth share: a signature over another share is refused', async () => {
+    const t = await createTestApp(db());
+    const { token } = await t.signIn('sms', PHONE);
+    const body = await signedBody(t, token, WALLET, ADDRESS);
+    const response = await t.post('/api/wallet', { ...body, authShare: randomShare() }, { token });
+    expect(response.statusCode).toBe(403);
+    expect(response.json().error.code).toBe('wallet_proof_invalid');
+    expect(await walletRows()).toEqual([]);
+  });
+
+  it('uses a challenge once: the same signed body sent again is refused as expired', async () => {
+    const t = await createTestApp(db());
+    const { token } = await t.signIn('sms', PHONE);
+    const body = await signedBody(t, token, WALLET, ADDRESS);
+    expect((await t.post('/api/wallet', body, { token })).statusCode).toBe(201);
+    const replay = await t.post('/api/wallet', body, { token });
+    expect(replay.statusCode).toBe(400);
+    expect(replay.json().error.code).toBe('wallet_proof_expired');
+  });
+
+  it("refuses a challenge issued to another session, even the same user's", async () => {
+    const t = await createTestApp(db());
+    const first = await t.signIn('sms', PHONE);
+    const body = await signedBody(t, first.token, WALLET, ADDRESS);
+    const second = await t.signIn('sms', PHONE);
+    const response = await t.post('/api/wallet', body, { token: second.token });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error.code).toBe('wallet_proof_expired');
+    expect(await walletRows()).toEqual([]);
+  });
+
+  it('refuses a challenge issued for another purpose', async () => {
+    const t = await createTestApp(db());
+    const { token } = await t.signIn('sms', PHONE);
+    const authShare = randomShare();
+    const proof = await signProof(WALLET.privateKey, {
+      purpose: 'register-wallet',
+      challenge: await requestChallenge(t, token, 'rotate-shares'),
+      userId: await userIdOf(t, token),
+      address: ADDRESS,
+      fromGeneration: 0,
+      authShare,
+      recovery: null,
+    });
+    const response = await t.post('/api/wallet', { address: ADDRESS, authShare, proof }, { token });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error.code).toBe('wallet_proof_expired');
+  });
+
+  it('refuses a challenge older than five minutes', async () => {
+    const t = await createTestApp(db());
+    const { token } = await t.signIn('sms', PHONE);
+    const body = await signedBody(t, token, WALLET, ADDRESS);
+    t.clock.advance(5 * 60_000);
+    const response = await t.post('/api/wallet', body, { token });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error.code).toBe('wallet_proof_expired');
+  });
+
+  it('answers a signature that is not one with 403 wallet_proof_invalid, never a 500', async () => {
+    const t = await createTestApp(db());
+    const { token } = await t.signIn('sms', PHONE);
+    const body = await signedBody(t, token, WALLET, ADDRESS);
+    const response = await t.post(
+      '/api/wallet',
+      { ...body, proof: { ...body.proof, signature: DUMMY_PROOF.signature } },
+      { token },
+    );
+    expect(response.statusCode).toBe(403);
+    expect(response.json().error.code).toBe('wallet_proof_invalid');
+  });
+
+  it('issues challenges only to a signed-in user, and at most 60 an hour', async () => {
+    const t = await createTestApp(db());
+    const signedOut = await t.post('/api/wallet/challenge', { purpose: 'register-wallet' });
+    expect(signedOut.statusCode).toBe(401);
+    const { token } = await t.signIn('sms', PHONE);
+    for (let i = 0; i < 60; i += 1) await requestChallenge(t, token, 'register-wallet');
+    const refused = await t.post('/api/wallet/challenge', { purpose: 'register-wallet' }, { token });
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json().error.code).toBe('too_many_requests');
+    const unknownPurpose = await t.post('/api/wallet/challenge', { purpose: 'export' }, { token });
+    expect(unknownPurpose.statusCode).toBe(400);
   });
 });

@@ -35,6 +35,9 @@ export type ErrorCode =
   | 'onramp_unavailable'
   | 'rate_limit_unavailable'
   | 'not_ready'
+  | 'wallet_proof_invalid'
+  | 'wallet_proof_expired'
+  | 'wallet_address_taken'
   | 'internal_error';
 
 /** What the catalogue holds for one code. */
@@ -147,6 +150,19 @@ export const ERROR_CATALOGUE: Readonly<Record<ErrorCode, ErrorSpec>> = {
   not_ready: {
     status: 503,
     message: 'Dial cannot reach one of its services just now. Try again in a moment.',
+  },
+  wallet_proof_invalid: {
+    status: 403,
+    message:
+      "Your wallet's key did not confirm this change, so nothing was changed. Open Dial in the browser that holds your wallet and try again.",
+  },
+  wallet_proof_expired: {
+    status: 400,
+    message: 'This confirmation expired or was already used, so nothing was changed. Try again.',
+  },
+  wallet_address_taken: {
+    status: 409,
+    message: 'This wallet is already registered to another Dial account, so it was not added to this one.',
   },
   internal_error: { status: 500, message: 'Something went wrong on our side. Try again in a moment.' },
 };

@@ -16,6 +16,7 @@ export interface Database {
   outbox_messages: OutboxMessagesTable;
   transfers: TransfersTable;
   onramp_sessions: OnrampSessionsTable;
+  wallet_challenges: WalletChallengesTable;
 }
 
 export interface UsersTable {
@@ -154,5 +155,20 @@ export interface OnrampSessionsTable {
   used_at: string | null;
   /** `credited` or `failed` once paid; null before. */
   outcome: 'credited' | 'failed' | null;
+  created_at: string;
+}
+
+/** What a wallet proof is for (core's `WalletProofPurpose`). */
+export type WalletChallengePurpose = 'register-wallet' | 'rotate-shares';
+
+/** A challenge for the wallet's key to sign: single use, short-lived, bound to a user, session and purpose. */
+export interface WalletChallengesTable {
+  /** SHA-256 of the challenge, hex. */
+  challenge_hash: string;
+  user_id: string;
+  /** SHA-256 of the session token that asked for it: another session cannot use it. */
+  session_hash: string;
+  purpose: WalletChallengePurpose;
+  expires_at: string;
   created_at: string;
 }

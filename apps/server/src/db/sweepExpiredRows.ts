@@ -6,7 +6,7 @@ import type { Database } from './database.js';
 const OUTBOX_RETENTION_MS = 7 * 24 * 3_600_000;
 
 /**
- * Deletes rows nothing will read again: expired one-time codes, ended sessions (past their absolute end or
+ * Deletes rows nothing will read again: expired one-time codes and wallet challenges, ended sessions (past their absolute end or
  * idle too long), rate-limit windows older than the longest window, and dev-outbox messages older than a
  * week. Correctness never depends on it (every read checks expiry itself); it keeps the tables small.
  */
@@ -24,6 +24,7 @@ export async function sweepExpiredRows(
     otp.verifiesPerIdentifier.windowSeconds,
   );
   await db.deleteFrom('otp_codes').where('expires_at', '<=', at(0)).execute();
+  await db.deleteFrom('wallet_challenges').where('expires_at', '<=', at(0)).execute();
   await db
     .deleteFrom('sessions')
     .where((eb) =>

@@ -10,6 +10,9 @@ import type { WindowLimit } from '../auth/otpPolicy.js';
  * `GET /api/wallet/recovery` hands out the ciphertext, and each wrong password the browser reports
  * (`POST /api/wallet/recovery/failed`) counts against the same per-user budget.
  *
+ * Challenges: each `POST /api/wallet/challenge` stores a row until it is used or expires, so they are
+ * limited per user.
+ *
  * Look-up: a phone number tells whether that person has a Dial wallet, so look-ups are limited per user
  * and per client address against enumeration.
  */
@@ -17,8 +20,11 @@ export const WALLET_LIMITS: Readonly<{
   recoveryPerUser: WindowLimit;
   lookupsPerUser: WindowLimit;
   lookupsPerIp: WindowLimit;
+  challengesPerUser: WindowLimit;
 }> = Object.freeze({
   recoveryPerUser: { max: 10, windowSeconds: 3600 },
   lookupsPerUser: { max: 30, windowSeconds: 3600 },
   lookupsPerIp: { max: 60, windowSeconds: 3600 },
+  // Each challenge is a row until it is used or swept: enough for many tabs and retries, not for a flood.
+  challengesPerUser: { max: 60, windowSeconds: 3600 },
 });

@@ -1,4 +1,4 @@
-import { DialError, decodeShare, encodeShare, SHARE_LENGTH } from '@dial/core';
+import { DialError, decodeShare, encodeShare, SHARE_LENGTH, WALLET_PROOF_PURPOSES } from '@dial/core';
 import { Type } from 'typebox';
 import { getAddress, isAddress } from 'viem';
 import type { AppContext } from '../appContext.js';
@@ -12,6 +12,7 @@ import {
   RecoveryMethodSchema,
 } from './recoverySchemas.js';
 import { WALLET_LIMITS } from './walletLimits.js';
+import { CHALLENGE_TTL_SECONDS, issueChallenge, verifyWalletProof } from './walletProofs.js';
 import { loadRecoveryShare, loadWalletSummary, rotateShares, saveWallet } from './walletStore.js';
 
 const ADDRESS_PATTERN = '^0x[0-9a-fA-F]{40}$';
@@ -32,6 +33,26 @@ const GenerationSchema = Type.Integer({
   minimum: 1,
   description: 'Which split of the key the shares belong to: 1 at registration, +1 at every rotation.',
 });
+
+const ProofSchema = Type.Object(
+  {
+    challenge: Type.String({
+      pattern: '^[A-Za-z0-9_-]{43}$',
+      description: 'The challenge from `POST /api/wallet/challenge`, as given.',
+    }),
+    signature: Type.String({
+      pattern: '^0x[0-9a-fA-F]{130}$',
+      description:
+        "The wallet key's EIP-191 (`personal_sign`) signature over core's `walletProofMessage` for this change.",
+    }),
+  },
+  {
+    additionalProperties: false,
+    description:
+      "Proof of possession: the wallet's key signed the server's single-use challenge together with the account, " +
+      'the purpose, the generation replaced and the hashes of the shares to store.',
+  },
+);
 
 const WalletSchema = Type.Object({
   address: AddressSchema,
@@ -84,7 +105,15 @@ export function registerWalletRoutes(app: TypedApp, ctx: AppContext): void {
         tags: ['wallet'],
         summary: "Registers the signed-in user's embedded wallet: its address and encrypted auth share.",
         security: [{ session: [] }],
-        body: Type.Object({ address: AddressInputSchema, authShare: AuthShareInputSchema }),
+        description:
+          "Needs a `proof` by the wallet's key (purpose `register-wallet`, generation 0, no recovery share), " +
+          'so nobody can register an address whose key they do not hold (403 `wallet_proof_invalid`; 400 ' +
+          '`wallet_proof_expired` for a used or expired challenge). An address belongs to one account at most ' +
+          '(409 `wallet_address_taken`); an account has one wallet (409 `embedded_wallet_already_exists`).',
+        body: Type.Object(
+          { address: AddressInputSchema, authShare: AuthShareInputSchema, proof: ProofSchema },
+          { additionalProperties: false },
+        ),
         response: {
           201: Type.Object({ address: Type.String() }),
           ...errorResponses(400, 401, 403, 409),
@@ -95,14 +124,60 @@ export function registerWalletRoutes(app: TypedApp, ctx: AppContext): void {
       const user = request.user!;
       const address = readAddress(request.body.address);
       const authShare = readAuthShare(request.body.authShare);
+      const now = ctx.now();
+      await verifyWalletProof(
+        ctx.db,
+        { userId: user.id, sessionHash: sessionHashOf(request), purpose: 'register-wallet' },
+        request.body.proof,
+        { address, fromGeneration: 0, authShare, recovery: null },
+        now,
+      );
       const saved = await saveWallet(
         ctx.db,
         ctx.keys.authShare,
         { userId: user.id, address, authShare },
-        ctx.now(),
+        now,
       );
-      if (!saved) throw new DialError('embedded_wallet_already_exists');
+      if (!saved) {
+        const own = await loadWalletSummary(ctx.db, ctx.keys.authShare, user.id);
+        throw new DialError(own === undefined ? 'wallet_address_taken' : 'embedded_wallet_already_exists');
+      }
       return reply.code(201).send({ address });
+    },
+  );
+
+  app.post(
+    '/api/wallet/challenge',
+    {
+      preHandler: app.requireUser,
+      schema: {
+        tags: ['wallet'],
+        summary:
+          "A single-use challenge for the wallet's key to sign before registering or replacing shares.",
+        description:
+          `Valid ${CHALLENGE_TTL_SECONDS / 60} minutes, once, for this session and purpose only. The browser ` +
+          "signs core's `walletProofMessage` with it and sends the signature as `proof`. Limited per user.",
+        security: [{ session: [] }],
+        body: Type.Object(
+          { purpose: Type.Enum([...WALLET_PROOF_PURPOSES]) },
+          { additionalProperties: false },
+        ),
+        response: {
+          201: Type.Object({ challenge: Type.String(), expiresAt: Type.String({ format: 'date-time' }) }),
+          ...errorResponses(400, 401, 403, 429, 503),
+        },
+      },
+    },
+    async (request, reply) => {
+      const userId = request.user!.id;
+      const now = ctx.now();
+      await ctx.rateLimiter.consume(`wallet-challenge:user:${userId}`, WALLET_LIMITS.challengesPerUser, now);
+      const { challenge, expiresAt } = await issueChallenge(
+        ctx.db,
+        { userId, sessionHash: sessionHashOf(request), purpose: request.body.purpose },
+        now,
+      );
+      return reply.code(201).send({ challenge, expiresAt: expiresAt.toISOString() });
     },
   );
 
@@ -157,7 +232,10 @@ function registerShareRoutes(app: TypedApp, ctx: AppContext): void {
           'share is replaced by the given one; when none is given the old one is deleted, since a share of ' +
           'the previous split no longer combines with the new auth share. Needs a fresh one-time code: a ' +
           'sign-in within the last 10 minutes or a re-authentication within the last 5 (else 403 ' +
-          '`reauthentication_required`), so a stolen older session cannot lock the owner out.',
+          '`reauthentication_required`), so a stolen older session cannot lock the owner out. Needs a `proof` ' +
+          "by the wallet's key (purpose `rotate-shares`) over `expectedGeneration` and the hashes of the new " +
+          'auth share and recovery share, checked against the registered address before anything is stored ' +
+          '(403 `wallet_proof_invalid`), so a session without the key cannot change either share.',
         security: [{ session: [] }],
         body: Type.Object(
           {
@@ -165,6 +243,7 @@ function registerShareRoutes(app: TypedApp, ctx: AppContext): void {
             address: AddressInputSchema,
             authShare: AuthShareInputSchema,
             recovery: Type.Optional(RecoveryInputSchema),
+            proof: ProofSchema,
           },
           { additionalProperties: false },
         ),
@@ -179,7 +258,26 @@ function registerShareRoutes(app: TypedApp, ctx: AppContext): void {
       const address = readAddress(body.address);
       const authShare = readAuthShare(body.authShare);
       if (body.recovery !== undefined) checkKdf(body.recovery.kdf);
-      await requireFreshCode(ctx.db, sessionHashOf(request), ctx.now());
+      const userId = request.user!.id;
+      const sessionHash = sessionHashOf(request);
+      await requireFreshCode(ctx.db, sessionHash, ctx.now());
+      // The key must sign this exact change: checked against the REGISTERED address, not the posted one.
+      const registered = await loadOwnWallet(ctx, userId);
+      if (registered.address !== address) {
+        throw new DialError('invalid_data', { details: 'address is not the registered wallet' });
+      }
+      await verifyWalletProof(
+        ctx.db,
+        { userId, sessionHash, purpose: 'rotate-shares' },
+        body.proof,
+        {
+          address: registered.address,
+          fromGeneration: body.expectedGeneration,
+          authShare,
+          recovery: body.recovery ?? null,
+        },
+        ctx.now(),
+      );
       const generation = await rotateShares(
         ctx.db,
         ctx.keys.authShare,
@@ -257,7 +355,11 @@ function registerShareRoutes(app: TypedApp, ctx: AppContext): void {
       schema: {
         tags: ['wallet'],
         summary:
-          'The auth share for exporting the key, to a session re-authenticated within the last 5 minutes.',
+          'The auth share for exporting the key, to a session re-authenticated within the last 5 minutes; recorded, and the owner is notified.',
+        description:
+          'A confirmation step, not a lock: `GET /api/wallet` gives the same auth share to any session of the ' +
+          'owner, and the key is rebuilt in the browser with its device share. What this route adds is a fresh ' +
+          "one-time code, an `account_events` record and a notice to the owner's phone or e-mail.",
         security: [{ session: [] }],
         response: {
           200: Type.Object({

@@ -3,6 +3,7 @@ import * as initial from './0001_initial.js';
 import * as recoveryAndRotation from './0002_recovery_and_rotation.js';
 import * as activity from './0003_activity.js';
 import * as onramp from './0004_onramp.js';
+import * as walletProofs from './0005_wallet_proofs.js';
 
 /**
  * Every migration, by name, in the order they run. A static list rather than a folder read at run time, so
@@ -13,6 +14,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0002_recovery_and_rotation': recoveryAndRotation,
   '0003_activity': activity,
   '0004_onramp': onramp,
+  '0005_wallet_proofs': walletProofs,
 };
 
 /** Kysely's `MigrationProvider` over {@link MIGRATIONS}. */

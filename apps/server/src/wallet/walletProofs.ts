@@ -1,0 +1,100 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { DialError, type WalletProofFields, type WalletProofPurpose, walletProofMessage } from '@dial/core';
+import type { Kysely } from 'kysely';
+import { type Hex, isHex, recoverMessageAddress } from 'viem';
+import type { Database } from '../db/database.js';
+
+/** How long a challenge can be signed and used. */
+export const CHALLENGE_TTL_SECONDS = 300;
+
+/** A signature by the wallet's key over {@link walletProofMessage}, with the challenge it signed. */
+export interface WalletProof {
+  challenge: string;
+  /** The 65-byte EIP-191 signature, 0x and 130 hex digits. */
+  signature: string;
+}
+
+/** Who may use a challenge: the user, through the session that asked for it, for one purpose. */
+export interface ChallengeOwner {
+  userId: string;
+  /** SHA-256 of the session token (`sessionHashOf`). */
+  sessionHash: string;
+  purpose: WalletProofPurpose;
+}
+
+function hashChallenge(challenge: string): string {
+  return createHash('sha256').update(challenge, 'utf8').digest('hex');
+}
+
+/**
+ * Issues a challenge for the wallet's key to sign: 256 random bits (base64url), stored as its hash with the
+ * user, the session and the purpose, usable once within {@link CHALLENGE_TTL_SECONDS}.
+ */
+export async function issueChallenge(
+  db: Kysely<Database>,
+  owner: ChallengeOwner,
+  now: Date,
+): Promise<{ challenge: string; expiresAt: Date }> {
+  const challenge = randomBytes(32).toString('base64url');
+  const expiresAt = new Date(now.getTime() + CHALLENGE_TTL_SECONDS * 1000);
+  await db
+    .insertInto('wallet_challenges')
+    .values({
+      challenge_hash: hashChallenge(challenge),
+      user_id: owner.userId,
+      session_hash: owner.sessionHash,
+      purpose: owner.purpose,
+      expires_at: expiresAt.toISOString(),
+      created_at: now.toISOString(),
+    })
+    .execute();
+  return { challenge, expiresAt };
+}
+
+/**
+ * Checks that `proof` is the wallet key's signature over exactly this change, before anything is stored:
+ * uses up the challenge (one conditional delete, so it works once across servers, and only for the user,
+ * session and purpose it was issued to, before it expires), rebuilds the message from what the server is
+ * about to store, and recovers the signer, which must be `fields.address`.
+ *
+ * @throws {DialError} `wallet_proof_expired` when the challenge is unknown, used, expired, or another
+ *   session's, user's or purpose's; `wallet_proof_invalid` when the signature is malformed or by another key.
+ */
+export async function verifyWalletProof(
+  db: Kysely<Database>,
+  owner: ChallengeOwner,
+  proof: WalletProof,
+  fields: Omit<WalletProofFields, 'purpose' | 'challenge' | 'userId'>,
+  now: Date,
+): Promise<void> {
+  const used = await db
+    .deleteFrom('wallet_challenges')
+    .where('challenge_hash', '=', hashChallenge(proof.challenge))
+    .where('user_id', '=', owner.userId)
+    .where('session_hash', '=', owner.sessionHash)
+    .where('purpose', '=', owner.purpose)
+    .where('expires_at', '>', now.toISOString())
+    .returning('challenge_hash')
+    .executeTakeFirst();
+  if (used === undefined) {
+    throw new DialError('wallet_proof_expired', {
+      details: "challenge unknown, used, expired or not this session's",
+    });
+  }
+  const message = walletProofMessage({
+    ...fields,
+    purpose: owner.purpose,
+    challenge: proof.challenge,
+    userId: owner.userId,
+  });
+  let signer: string;
+  try {
+    if (!isHex(proof.signature) || proof.signature.length !== 132) throw new Error('not 65 bytes of hex');
+    signer = await recoverMessageAddress({ message, signature: proof.signature as Hex });
+  } catch (error) {
+    throw new DialError('wallet_proof_invalid', { details: 'malformed signature', cause: error });
+  }
+  if (signer.toLowerCase() !== fields.address.toLowerCase()) {
+    throw new DialError('wallet_proof_invalid', { details: 'signed by another key' });
+  }
+}

@@ -1,0 +1,116 @@
+import { randomBytes } from 'node:crypto';
+import {
+  decodeShare,
+  encodeShare,
+  type RecoveryShareRecord,
+  SHARE_LENGTH,
+  type WalletProofPurpose,
+  walletProofMessage,
+} from '@dial/core';
+import type { LightMyRequestResponse } from 'fastify';
+import type { Hex } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import type { TestApp } from './testApp.js';
+
+/** A test wallet: a fixed private key (the n-th of 1, 2, 3, …) and its address. */
+export interface TestWallet {
+  privateKey: Hex;
+  address: `0x${string}`;
+}
+
+/** The n-th test wallet (n ≥ 1): the same key in every run, so tests can name its address. */
+export function testWallet(n = 1): TestWallet {
+  const privateKey = `0x${n.toString(16).padStart(64, '0')}` as Hex;
+  return { privateKey, address: privateKeyToAccount(privateKey).address };
+}
+
+/** A random auth share, base64. */
+export function randomShare(): string {
+  return encodeShare(new Uint8Array(randomBytes(SHARE_LENGTH)));
+}
+
+/** Asks the server for a challenge for `purpose` with this session; throws unless it answers 201. */
+export async function requestChallenge(
+  t: TestApp,
+  token: string,
+  purpose: WalletProofPurpose,
+): Promise<string> {
+  const response = await t.post('/api/wallet/challenge', { purpose }, { token });
+  if (response.statusCode !== 201) {
+    throw new Error(`challenge answered ${response.statusCode}: ${response.body}`);
+  }
+  return response.json().challenge;
+}
+
+/** The signed-in user's id. */
+export async function userIdOf(t: TestApp, token: string): Promise<string> {
+  const response = await t.get('/api/me', { token });
+  if (response.statusCode !== 200) throw new Error(`/api/me answered ${response.statusCode}`);
+  return response.json().user.id;
+}
+
+/** What a proof is signed over, as the web app builds it. */
+export interface ProofInput {
+  purpose: WalletProofPurpose;
+  challenge: string;
+  userId: string;
+  address: string;
+  fromGeneration: number;
+  /** Base64. */
+  authShare: string;
+  recovery: RecoveryShareRecord | null;
+}
+
+/** Signs a proof with `privateKey`, exactly as the web app does. */
+export async function signProof(
+  privateKey: Hex,
+  input: ProofInput,
+): Promise<{ challenge: string; signature: Hex }> {
+  const message = walletProofMessage({ ...input, authShare: decodeShare(input.authShare) });
+  const signature = await privateKeyToAccount(privateKey).signMessage({ message });
+  return { challenge: input.challenge, signature };
+}
+
+/**
+ * Registers a wallet for the signed-in user the way the web app does: a challenge, the key's signature over
+ * the address and auth share, then `POST /api/wallet`. Returns the answer and the auth share sent.
+ */
+export async function registerWallet(
+  t: TestApp,
+  token: string,
+  options: { wallet?: TestWallet; authShare?: string; address?: string } = {},
+): Promise<{ response: LightMyRequestResponse; authShare: string; wallet: TestWallet }> {
+  const wallet = options.wallet ?? testWallet(1);
+  const authShare = options.authShare ?? randomShare();
+  const address = options.address ?? wallet.address;
+  const proof = await signProof(wallet.privateKey, {
+    purpose: 'register-wallet',
+    challenge: await requestChallenge(t, token, 'register-wallet'),
+    userId: await userIdOf(t, token),
+    address,
+    fromGeneration: 0,
+    authShare,
+    recovery: null,
+  });
+  const response = await t.post('/api/wallet', { address, authShare, proof }, { token });
+  return { response, authShare, wallet };
+}
+
+/** The body of a share rotation signed by `wallet`'s key, ready for `PUT /api/wallet/shares`. */
+export async function signedRotation(
+  t: TestApp,
+  token: string,
+  wallet: TestWallet,
+  body: { expectedGeneration: number; authShare: string; recovery?: RecoveryShareRecord; address?: string },
+): Promise<Record<string, unknown>> {
+  const proof = await signProof(wallet.privateKey, {
+    purpose: 'rotate-shares',
+    challenge: await requestChallenge(t, token, 'rotate-shares'),
+    userId: await userIdOf(t, token),
+    address: wallet.address,
+    fromGeneration: body.expectedGeneration,
+    authShare: body.authShare,
+    recovery: body.recovery ?? null,
+  });
+  return { address: wallet.address, ...body, proof };
+}
