@@ -40,6 +40,7 @@ import { createRedisRateLimiter } from './rateLimit/redisRateLimiter.js';
 import { createSqlRateLimiter } from './rateLimit/sqlRateLimiter.js';
 import { registerSystemRoutes } from './system/systemRoutes.js';
 import { registerRecipientRoutes } from './wallet/recipientRoutes.js';
+import { registerRecoveryOprfRoutes } from './wallet/recoveryOprfRoutes.js';
 import { registerWalletRoutes } from './wallet/walletRoutes.js';
 
 /** What {@link buildApp} can be given instead of building it from the configuration (tests do). */
@@ -154,6 +155,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
       otp: deriveKey(config.shareEncryptionKey, 'dial/otp'),
       authShare: deriveKey(config.shareEncryptionKey, 'dial/auth-share'),
       onrampPartner: deriveKey(config.shareEncryptionKey, 'dial/onramp-partner-user-id'),
+      recoveryOprf: deriveKey(config.shareEncryptionKey, 'dial/recovery-oprf'),
     },
     transports: deps.transports ?? chosen.transports,
     outbox,
@@ -217,6 +219,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
   registerSessionRoutes(typed, ctx);
   registerReauthRoutes(typed, ctx);
   registerWalletRoutes(typed, ctx);
+  registerRecoveryOprfRoutes(typed, ctx);
   registerRecipientRoutes(typed, ctx);
   registerActivityRoutes(typed, ctx);
   if (onramp !== null) registerOnrampRoutes(typed, ctx, onramp, onrampOffers);

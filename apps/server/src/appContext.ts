@@ -15,7 +15,13 @@ export interface AppContext {
   /** Every rate limit: counters in Redis when `REDIS_URL` is set, else in the database. */
   rateLimiter: RateLimiter;
   /** Keys derived from `SHARE_ENCRYPTION_KEY` with HKDF. */
-  keys: { otp: Buffer; authShare: Buffer; onrampPartner: Buffer };
+  keys: {
+    otp: Buffer;
+    authShare: Buffer;
+    onrampPartner: Buffer;
+    /** The seed of every user's recovery-password OPRF key (`deriveRecoveryOprfKey`). */
+    recoveryOprf: Buffer;
+  };
   /** How codes reach people, per channel; a channel without one is not available. */
   transports: Partial<Record<Channel, MessageTransport>>;
   /** The dev outbox's messages (kept in the database). */

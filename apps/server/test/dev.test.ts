@@ -5,8 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DevChain, startDevChain, TEST_USDC_ABI } from '../src/devchain/index.js';
 import { DIALECTS, useTestDatabase } from './databases.js';
 import { createTestApp, ORIGIN, PHONE } from './testApp.js';
+import { registerWallet, testWallet } from './walletProof.js';
 
-const ADDRESS = '0x8ba1f109551bD432803012645Ac136ddd64DBA72';
+const ADDRESS = testWallet(1).address;
 /** Where startDevChain deploys the test USDC: the CREATE address of the faucet's nonce 0. */
 const LOCAL_USDC = '0x5FbDB2315678afecb367f032d93F642f64180aa3';
 const SHARE = Buffer.alloc(33, 9).toString('base64');
@@ -182,7 +183,7 @@ describe('the local chain routes', () => {
   it('POST /api/dev/faucet sends 1 ETH to the signed-in user’s wallet', async () => {
     const t = await chainApp();
     const { token } = await t.signIn('sms', PHONE);
-    await t.post('/api/wallet', { address: ADDRESS, authShare: SHARE }, { token });
+    await registerWallet(t, token, { authShare: SHARE });
     const client = createPublicClient({ transport: http(chain.url) });
     const before = await client.getBalance({ address: ADDRESS });
     const response = await t.post('/api/dev/faucet', {}, { token });
@@ -201,7 +202,7 @@ describe('the local chain routes', () => {
   it('POST /api/dev/faucet sends 1 ETH with asset native, and with no body at all', async () => {
     const t = await chainApp();
     const { token } = await t.signIn('sms', PHONE);
-    await t.post('/api/wallet', { address: ADDRESS, authShare: SHARE }, { token });
+    await registerWallet(t, token, { authShare: SHARE });
     const client = createPublicClient({ transport: http(chain.url) });
     const before = await client.getBalance({ address: ADDRESS });
     const response = await t.post('/api/dev/faucet', { asset: 'native' }, { token });
@@ -216,7 +217,7 @@ describe('the local chain routes', () => {
   it('POST /api/dev/faucet with asset usdc mints exactly 100 test USDC to the wallet', async () => {
     const t = await chainApp();
     const { token } = await t.signIn('sms', PHONE);
-    await t.post('/api/wallet', { address: ADDRESS, authShare: SHARE }, { token });
+    await registerWallet(t, token, { authShare: SHARE });
     const client = createPublicClient({ transport: http(chain.url) });
     const balanceOf = () =>
       client.readContract({
@@ -247,7 +248,7 @@ describe('the local chain routes', () => {
   it('POST /api/dev/faucet refuses an unknown asset with 400 invalid_data, and sends nothing', async () => {
     const t = await chainApp();
     const { token } = await t.signIn('sms', PHONE);
-    await t.post('/api/wallet', { address: ADDRESS, authShare: SHARE }, { token });
+    await registerWallet(t, token, { authShare: SHARE });
     const client = createPublicClient({ transport: http(chain.url) });
     const blockBefore = await client.getBlockNumber();
     for (const body of [{ asset: 'dai' }, { asset: 'USDC' }, { asset: 1 }, { asset: null }]) {
@@ -261,7 +262,7 @@ describe('the local chain routes', () => {
   it('POST /api/dev/faucet with asset usdc answers 404 not_found when the local chain has no test USDC', async () => {
     const t = await chainApp(chain.url, null);
     const { token } = await t.signIn('sms', PHONE);
-    await t.post('/api/wallet', { address: ADDRESS, authShare: SHARE }, { token });
+    await registerWallet(t, token, { authShare: SHARE });
     const response = await t.post('/api/dev/faucet', { asset: 'usdc' }, { token });
     expect(response.statusCode).toBe(404);
     expect(response.json().error.code).toBe('not_found');
@@ -280,7 +281,7 @@ describe('the local chain routes', () => {
     const closed = await closedPortUrl();
     const t = await chainApp(closed);
     const { token } = await t.signIn('sms', PHONE);
-    await t.post('/api/wallet', { address: ADDRESS, authShare: SHARE }, { token });
+    await registerWallet(t, token, { authShare: SHARE });
     const response = await t.post('/api/dev/faucet', {}, { token });
     expect(response.statusCode).toBe(503);
     expect(response.json().error.code).toBe('chain_unavailable');

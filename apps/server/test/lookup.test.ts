@@ -5,8 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { WALLET_LIMITS } from '../src/wallet/walletLimits.js';
 import { DIALECTS, useTestDatabase } from './databases.js';
 import { createTestApp, PHONE, type RequestOptions, type TestApp } from './testApp.js';
+import { registerWallet, testWallet } from './walletProof.js';
 
-const ADDRESS = '0x8ba1f109551bD432803012645Ac136ddd64DBA72';
+const ADDRESS = testWallet(1).address;
 const OTHER_PHONE = '+447400123457';
 
 function expectError(response: LightMyRequestResponse, status: number, code: keyof typeof ERROR_CATALOGUE) {
@@ -24,7 +25,7 @@ function lookup(t: TestApp, phone: string, options?: RequestOptions): Promise<Li
 async function recipient(t: TestApp): Promise<void> {
   const { token } = await t.signIn('sms', PHONE);
   const authShare = encodeShare(new Uint8Array(randomBytes(SHARE_LENGTH)));
-  expect((await t.post('/api/wallet', { address: ADDRESS, authShare }, { token })).statusCode).toBe(201);
+  expect((await registerWallet(t, token, { authShare })).response.statusCode).toBe(201);
 }
 
 describe.each(DIALECTS)('the phone look-up on %s', (dialect) => {
@@ -64,7 +65,7 @@ describe.each(DIALECTS)('the phone look-up on %s', (dialect) => {
     const t = await createTestApp(db());
     const emailUser = await t.signIn('email', 'bob@example.com');
     const authShare = encodeShare(new Uint8Array(randomBytes(SHARE_LENGTH)));
-    await t.post('/api/wallet', { address: ADDRESS, authShare }, { token: emailUser.token });
+    await registerWallet(t, emailUser.token, { authShare });
     expectError(await lookup(t, 'bob@example.com', { token: emailUser.token }), 400, 'invalid_phone');
   });
 

@@ -7,8 +7,9 @@ import type { AppConfig } from '../src/config.js';
 import { type DevChain, startDevChain, TEST_USDC_ABI } from '../src/devchain/index.js';
 import { DIALECTS, useTestDatabase } from './databases.js';
 import { createTestApp, ORIGIN, PHONE, SANDBOX_ONRAMP, type TestApp } from './testApp.js';
+import { registerWallet, testWallet } from './walletProof.js';
 
-const ADDRESS = '0x8ba1f109551bD432803012645Ac136ddd64DBA72';
+const ADDRESS = testWallet(1).address;
 const OTHER_ADDRESS = '0x0000000000000000000000000000000000000B0b';
 
 let chain: DevChain;
@@ -24,9 +25,9 @@ function share(): string {
 }
 
 /** A signed-in user with a registered wallet. */
-async function userWithWallet(t: TestApp, phone = PHONE, address = ADDRESS): Promise<string> {
+async function userWithWallet(t: TestApp, phone = PHONE): Promise<string> {
   const { token } = await t.signIn('sms', phone);
-  const created = await t.post('/api/wallet', { address, authShare: share() }, { token });
+  const { response: created } = await registerWallet(t, token, { authShare: share() });
   expect(created.statusCode).toBe(201);
   return token;
 }

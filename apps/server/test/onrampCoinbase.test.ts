@@ -6,8 +6,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, type OnrampConfig } from '../src/config.js';
 import { useTestDatabase } from './databases.js';
 import { createTestApp, PHONE, type TestApp } from './testApp.js';
+import { registerWallet, testWallet } from './walletProof.js';
 
-const ADDRESS = '0x8ba1f109551bD432803012645Ac136ddd64DBA72';
+const ADDRESS = testWallet(1).address;
 const BTC_ADDRESS = 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq';
 const KEY_ID = 'organizations/org-1/apiKeys/key-1';
 const HEX_KEY = 'ab'.repeat(32);
@@ -148,7 +149,7 @@ describe('the Coinbase on-ramp provider, against a loopback stand-in', () => {
   async function signedInWithWallet(t: TestApp): Promise<string> {
     const { token } = await t.signIn('sms', PHONE);
     const authShare = encodeShare(new Uint8Array(SHARE_LENGTH).fill(7));
-    expect((await t.post('/api/wallet', { address: ADDRESS, authShare }, { token })).statusCode).toBe(201);
+    expect((await registerWallet(t, token, { authShare })).response.statusCode).toBe(201);
     return token;
   }
 

@@ -5,8 +5,10 @@ import { describe, expect, it } from 'vitest';
 import { REAUTH_VALID_SECONDS } from '../src/auth/reauthentication.js';
 import { DIALECTS, useTestDatabase } from './databases.js';
 import { createTestApp, PHONE, type TestApp } from './testApp.js';
+import { registerWallet, signedRotation, testWallet } from './walletProof.js';
 
-const ADDRESS = '0x8ba1f109551bD432803012645Ac136ddd64DBA72';
+const WALLET = testWallet(1);
+const ADDRESS = WALLET.address;
 const EMAIL = 'ada@example.com';
 
 function expectError(response: LightMyRequestResponse, status: number, code: keyof typeof ERROR_CATALOGUE) {
@@ -17,7 +19,7 @@ function expectError(response: LightMyRequestResponse, status: number, code: key
 async function userWithWallet(t: TestApp, channel: 'sms' | 'email' = 'sms', to = PHONE) {
   const { token } = await t.signIn(channel, to);
   const share = encodeShare(new Uint8Array(randomBytes(SHARE_LENGTH)));
-  expect((await t.post('/api/wallet', { address: ADDRESS, authShare: share }, { token })).statusCode).toBe(
+  expect((await registerWallet(t, token, { wallet: WALLET, authShare: share })).response.statusCode).toBe(
     201,
   );
   return { token, share };
@@ -153,7 +155,7 @@ describe.each(DIALECTS)('re-authentication and export on %s', (dialect) => {
       method: 'PUT',
       url: '/api/wallet/shares',
       headers: { origin: 'http://localhost:8080', cookie: `dial_session=${token}` },
-      payload: { expectedGeneration: 1, address: ADDRESS, authShare: rotatedShare },
+      payload: await signedRotation(t, token, WALLET, { expectedGeneration: 1, authShare: rotatedShare }),
     });
     expect(rotated.statusCode).toBe(200);
     t.clock.advance(60_000);

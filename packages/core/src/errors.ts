@@ -38,6 +38,7 @@ export type ErrorCode =
   | 'wallet_proof_invalid'
   | 'wallet_proof_expired'
   | 'wallet_address_taken'
+  | 'proof_of_work_required'
   | 'internal_error';
 
 /** What the catalogue holds for one code. */
@@ -163,6 +164,11 @@ export const ERROR_CATALOGUE: Readonly<Record<ErrorCode, ErrorSpec>> = {
   wallet_address_taken: {
     status: 409,
     message: 'This wallet is already registered to another Dial account, so it was not added to this one.',
+  },
+  proof_of_work_required: {
+    status: 403,
+    message:
+      'Many codes were asked for this number or address just now, so this browser has to do a short check first. Try again.',
   },
   internal_error: { status: 500, message: 'Something went wrong on our side. Try again in a moment.' },
 };

@@ -25,6 +25,7 @@ export * from './maskIdentifier.js';
 export * from './normalizeEmail.js';
 export * from './onrampOffers.js';
 export * from './parsePhone.js';
+export * from './recoveryOprf.js';
 export * from './sendTransactionWithFallback.js';
 export * from './shortenAddress.js';
 export * from './toE164.js';

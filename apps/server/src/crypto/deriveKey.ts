@@ -1,7 +1,11 @@
 import { hkdfSync } from 'node:crypto';
 
 /** What a derived key is for: each purpose gets its own key, so one can never be used as another. */
-export type KeyPurpose = 'dial/otp' | 'dial/auth-share' | 'dial/onramp-partner-user-id';
+export type KeyPurpose =
+  | 'dial/otp'
+  | 'dial/auth-share'
+  | 'dial/onramp-partner-user-id'
+  | 'dial/proof-of-work';
 
 /**
  * Derives a 32-byte key for one purpose from the master key (`SHARE_ENCRYPTION_KEY`) with HKDF-SHA256, the

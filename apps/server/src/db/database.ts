@@ -17,6 +17,9 @@ export interface Database {
   transfers: TransfersTable;
   onramp_sessions: OnrampSessionsTable;
   wallet_challenges: WalletChallengesTable;
+  known_devices: KnownDevicesTable;
+  proof_of_work_uses: ProofOfWorkUsesTable;
+  account_events: AccountEventsTable;
 }
 
 export interface UsersTable {
@@ -35,11 +38,24 @@ export interface IdentitiesTable {
   created_at: string;
 }
 
-/** The one live code of a channel and identifier; a new code replaces the row. */
+/** What a one-time code is for: signing in, or confirming a sensitive action of a signed-in user. */
+export type CodePurpose = 'sign-in' | 'reauth';
+
+/**
+ * The one live code of a purpose, channel, identifier and browser; a new code from the same browser replaces
+ * the row.
+ */
 export interface OtpCodesTable {
+  purpose: CodePurpose;
   channel: 'sms' | 'email';
+  /** E.164 or the normalised e-mail address, never anything else. */
   identifier: string;
-  /** HMAC-SHA256 of channel, identifier and code, hex. Never the code itself. */
+  /**
+   * SHA-256 of the `dial_device` cookie of the browser that asked for the code, hex; '' for a code stored
+   * before migration 0006 (no browser).
+   */
+  device_hash: string;
+  /** HMAC-SHA256 of purpose, channel, identifier, device hash and code, hex. Never the code itself. */
   code_hash: string;
   expires_at: string;
   /** Wrong tries so far. */
@@ -170,5 +186,34 @@ export interface WalletChallengesTable {
   session_hash: string;
   purpose: WalletChallengePurpose;
   expires_at: string;
+  created_at: string;
+}
+
+/** A browser a user signed in from: its requests for codes get a budget of their own. */
+export interface KnownDevicesTable {
+  user_id: string;
+  /** SHA-256 of the browser's `dial_device` cookie, hex. Never the cookie itself. */
+  device_hash: string;
+  created_at: string;
+  /** The latest sign-in from it. */
+  last_seen_at: string;
+}
+
+/** A proof-of-work challenge whose solution was accepted: each works once, on every server. */
+export interface ProofOfWorkUsesTable {
+  /** SHA-256 of the challenge's signature, hex. */
+  challenge_hash: string;
+  /** When the challenge expires; the row is useless (and swept) after it. */
+  expires_at: string;
+}
+
+/** What the owner of an account is told about (`notifyOwner`). */
+export type AccountEventKind = 'shares-rotated' | 'recovery-changed' | 'key-exported' | 'new-browser-sign-in';
+
+/** An event the owner was sent a notice about. */
+export interface AccountEventsTable {
+  id: string;
+  user_id: string;
+  kind: AccountEventKind;
   created_at: string;
 }

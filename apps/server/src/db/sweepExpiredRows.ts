@@ -1,4 +1,6 @@
 import type { Kysely } from 'kysely';
+import { DEVICE_COOKIE_MAX_AGE_SECONDS } from '../auth/devices.js';
+import { windowLimitsOf } from '../auth/otpPolicy.js';
 import type { AppConfig } from '../config.js';
 import type { Database } from './database.js';
 
@@ -6,7 +8,8 @@ import type { Database } from './database.js';
 const OUTBOX_RETENTION_MS = 7 * 24 * 3_600_000;
 
 /**
- * Deletes rows nothing will read again: expired one-time codes and wallet challenges, ended sessions (past their absolute end or
+ * Deletes rows nothing will read again: expired one-time codes, wallet challenges and proof-of-work uses,
+ * browsers not seen for longer than their device cookie lives, ended sessions (past their absolute end or
  * idle too long), rate-limit windows older than the longest window, and dev-outbox messages older than a
  * week. Correctness never depends on it (every read checks expiry itself); it keeps the tables small.
  */
@@ -17,13 +20,14 @@ export async function sweepExpiredRows(
 ): Promise<void> {
   const at = (offsetMs: number) => new Date(now.getTime() - offsetMs).toISOString();
   const { otp } = config;
-  const longestWindowSeconds = Math.max(
-    otp.codesPerIdentifier.windowSeconds,
-    otp.startsPerIp.windowSeconds,
-    otp.verifiesPerIp.windowSeconds,
-    otp.verifiesPerIdentifier.windowSeconds,
-  );
+  const longestWindowSeconds = Math.max(...windowLimitsOf(otp).map((limit) => limit.windowSeconds));
   await db.deleteFrom('otp_codes').where('expires_at', '<=', at(0)).execute();
+  await db.deleteFrom('proof_of_work_uses').where('expires_at', '<=', at(0)).execute();
+  // A browser not seen for longer than its device cookie lives is no longer known.
+  await db
+    .deleteFrom('known_devices')
+    .where('last_seen_at', '<=', at(DEVICE_COOKIE_MAX_AGE_SECONDS * 1000))
+    .execute();
   await db.deleteFrom('wallet_challenges').where('expires_at', '<=', at(0)).execute();
   await db
     .deleteFrom('sessions')

@@ -4,6 +4,7 @@ import * as recoveryAndRotation from './0002_recovery_and_rotation.js';
 import * as activity from './0003_activity.js';
 import * as onramp from './0004_onramp.js';
 import * as walletProofs from './0005_wallet_proofs.js';
+import * as codesDevicesNotices from './0006_codes_devices_notices.js';
 
 /**
  * Every migration, by name, in the order they run. A static list rather than a folder read at run time, so
@@ -15,6 +16,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0003_activity': activity,
   '0004_onramp': onramp,
   '0005_wallet_proofs': walletProofs,
+  '0006_codes_devices_notices': codesDevicesNotices,
 };
 
 /** Kysely's `MigrationProvider` over {@link MIGRATIONS}. */
