@@ -28,10 +28,13 @@ describe.each(DIALECTS)('storage on %s', (dialect) => {
     const tables = (await db().introspection.getTables()).map((table) => table.name).sort();
     expect(tables).toEqual(
       [
+        'account_events',
         'identities',
+        'known_devices',
         'onramp_sessions',
         'otp_codes',
         'outbox_messages',
+        'proof_of_work_uses',
         'rate_limits',
         'recovery_shares',
         'sessions',
@@ -43,7 +46,12 @@ describe.each(DIALECTS)('storage on %s', (dialect) => {
   });
 
   describe('one-time code rows', () => {
-    const target = { channel: 'email' as const, identifier: 'ada@example.com' };
+    const target = {
+      purpose: 'sign-in' as const,
+      channel: 'email' as const,
+      identifier: 'ada@example.com',
+      deviceHash: 'd'.repeat(64),
+    };
     const options = (offsetMs: number) => ({
       now: new Date(NOW.getTime() + offsetMs),
       ttlSeconds: 600,
@@ -60,14 +68,26 @@ describe.each(DIALECTS)('storage on %s', (dialect) => {
       expect(await storeCode(db(), target, 'third', options(30_000))).toBe(true);
       expect(await db().selectFrom('otp_codes').selectAll().execute()).toEqual([
         {
+          purpose: 'sign-in',
           channel: 'email',
           identifier: 'ada@example.com',
+          device_hash: 'd'.repeat(64),
           code_hash: 'third',
           attempts: 0,
           created_at: '2030-01-01T12:00:30.000Z',
           expires_at: '2030-01-01T12:10:30.000Z',
         },
       ]);
+    });
+
+    it('keeps the codes of other browsers and of the other purpose apart', async () => {
+      expect(await storeCode(db(), target, 'mine', options(0))).toBe(true);
+      expect(await storeCode(db(), { ...target, deviceHash: 'e'.repeat(64) }, 'other', options(0))).toBe(
+        true,
+      );
+      expect(await storeCode(db(), { ...target, purpose: 'reauth' }, 'reauth', options(0))).toBe(true);
+      const rows = await db().selectFrom('otp_codes').select('code_hash').orderBy('code_hash').execute();
+      expect(rows.map((row) => row.code_hash)).toEqual(['mine', 'other', 'reauth']);
     });
 
     it('lets one of several concurrent stores win', async () => {
@@ -157,16 +177,20 @@ describe.each(DIALECTS)('storage on %s', (dialect) => {
       .insertInto('otp_codes')
       .values([
         {
+          purpose: 'sign-in',
           channel: 'email',
           identifier: 'old',
+          device_hash: '',
           code_hash: 'h',
           expires_at: created_at,
           attempts: 0,
           created_at,
         },
         {
+          purpose: 'sign-in',
           channel: 'email',
           identifier: 'live',
+          device_hash: '',
           code_hash: 'h',
           expires_at: new Date(NOW.getTime() + 1000).toISOString(),
           attempts: 0,
@@ -174,7 +198,8 @@ describe.each(DIALECTS)('storage on %s', (dialect) => {
         },
       ])
       .execute();
-    await createSqlRateLimiter(db()).consume('old', limit, new Date(NOW.getTime() - 2 * 3_600_000));
+    // Older than the longest window of the policy (a day).
+    await createSqlRateLimiter(db()).consume('old', limit, new Date(NOW.getTime() - 25 * 3_600_000));
     await createSqlRateLimiter(db()).consume('live', limit, NOW);
 
     await sweepExpiredRows(db(), NOW, { otp: DEFAULT_OTP_POLICY, session: policy });

@@ -6,6 +6,7 @@ import type { Kysely } from 'kysely';
 import { afterEach } from 'vitest';
 import { type AppDeps, buildApp } from '../src/app.js';
 import { DEFAULT_OTP_POLICY } from '../src/auth/otpPolicy.js';
+import { DEVICE_COOKIE } from '../src/auth/devices.js';
 import { SESSION_COOKIE } from '../src/auth/sessions.js';
 import type { AppConfig, OnrampConfig } from '../src/config.js';
 import type { Database } from '../src/db/database.js';
@@ -115,6 +116,11 @@ export interface RequestOptions {
   headers?: Record<string, string>;
   /** The client address. */
   ip?: string;
+  /**
+   * The `dial_device` cookie to send: a token, or `null` for none (another browser). By default the test
+   * app's own browser: it sends the device cookie its earlier answers set, and keeps the one this answer sets.
+   */
+  device?: string | null;
 }
 
 /**
@@ -136,25 +142,42 @@ export async function createTestApp(
   });
   appsToClose.push(app);
 
-  const headersFor = (options: RequestOptions = {}) => ({
-    ...(options.token === undefined ? {} : { cookie: `${SESSION_COOKIE}=${options.token}` }),
-    ...options.headers,
-  });
-  const post: TestApp['post'] = (url, body, options = {}) =>
-    app.inject({
-      method: 'POST',
-      url,
-      headers: { origin: ORIGIN, ...headersFor(options) },
-      ...(options.ip === undefined ? {} : { remoteAddress: options.ip }),
-      ...(body === undefined ? {} : { payload: body as object }),
-    });
-  const get: TestApp['get'] = (url, options = {}) =>
-    app.inject({
-      method: 'GET',
-      url,
-      headers: headersFor(options),
-      ...(options.ip === undefined ? {} : { remoteAddress: options.ip }),
-    });
+  /** The device cookie of the test app's own browser, as its answers set it. */
+  let device: string | undefined;
+  const headersFor = (options: RequestOptions = {}) => {
+    const deviceToken = options.device === undefined ? device : (options.device ?? undefined);
+    const cookies = [
+      ...(options.token === undefined ? [] : [`${SESSION_COOKIE}=${options.token}`]),
+      ...(deviceToken === undefined ? [] : [`${DEVICE_COOKIE}=${deviceToken}`]),
+    ];
+    return { ...(cookies.length === 0 ? {} : { cookie: cookies.join('; ') }), ...options.headers };
+  };
+  const keepDevice = (response: LightMyRequestResponse, options: RequestOptions) => {
+    const set = response.cookies.find((cookie) => cookie.name === DEVICE_COOKIE);
+    if (options.device === undefined && set !== undefined) device = set.value;
+    return response;
+  };
+  const post: TestApp['post'] = async (url, body, options = {}) =>
+    keepDevice(
+      await app.inject({
+        method: 'POST',
+        url,
+        headers: { origin: ORIGIN, ...headersFor(options) },
+        ...(options.ip === undefined ? {} : { remoteAddress: options.ip }),
+        ...(body === undefined ? {} : { payload: body as object }),
+      }),
+      options,
+    );
+  const get: TestApp['get'] = async (url, options = {}) =>
+    keepDevice(
+      await app.inject({
+        method: 'GET',
+        url,
+        headers: headersFor(options),
+        ...(options.ip === undefined ? {} : { remoteAddress: options.ip }),
+      }),
+      options,
+    );
 
   const testApp: TestApp = {
     app,

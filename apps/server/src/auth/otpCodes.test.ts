@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { deriveKey } from '../crypto/deriveKey.js';
 import { generateCode, hashCode } from './otpCodes.js';
@@ -14,19 +14,35 @@ describe('generateCode', () => {
 
 describe('hashCode', () => {
   const key = deriveKey(new Uint8Array(randomBytes(32)), 'dial/otp');
-  const target = { channel: 'email' as const, identifier: 'ada@example.com' };
+  const slot = {
+    purpose: 'sign-in' as const,
+    channel: 'email' as const,
+    identifier: 'ada@example.com',
+    deviceHash: 'a'.repeat(64),
+  };
 
   it('is an HMAC-SHA256 in hex, the same for the same input', () => {
-    expect(hashCode(key, target, '123456')).toMatch(/^[0-9a-f]{64}$/);
-    expect(hashCode(key, target, '123456')).toBe(hashCode(key, target, '123456'));
+    expect(hashCode(key, slot, '123456')).toMatch(/^[0-9a-f]{64}$/);
+    expect(hashCode(key, slot, '123456')).toBe(hashCode(key, slot, '123456'));
   });
 
-  it('binds the code to its channel, identifier and key', () => {
-    const hash = hashCode(key, target, '123456');
-    expect(hashCode(key, target, '123457')).not.toBe(hash);
-    expect(hashCode(key, { ...target, identifier: 'grace@example.com' }, '123456')).not.toBe(hash);
-    expect(hashCode(key, { channel: 'sms', identifier: target.identifier }, '123456')).not.toBe(hash);
-    expect(hashCode(deriveKey(new Uint8Array(32), 'dial/otp'), target, '123456')).not.toBe(hash);
+  it('binds the code to its purpose, channel, identifier, browser and key', () => {
+    const hash = hashCode(key, slot, '123456');
+    expect(hashCode(key, slot, '123457')).not.toBe(hash);
+    expect(hashCode(key, { ...slot, purpose: 'reauth' }, '123456')).not.toBe(hash);
+    expect(hashCode(key, { ...slot, identifier: 'grace@example.com' }, '123456')).not.toBe(hash);
+    expect(hashCode(key, { ...slot, channel: 'sms' }, '123456')).not.toBe(hash);
+    expect(hashCode(key, { ...slot, deviceHash: 'b'.repeat(64) }, '123456')).not.toBe(hash);
+    expect(hashCode(deriveKey(new Uint8Array(32), 'dial/otp'), slot, '123456')).not.toBe(hash);
+  });
+
+  it('checks a code stored before codes had a purpose (no browser) with the input it was stored under', () => {
+    const legacy = (identifier: string) =>
+      createHmac('sha256', key).update(`email\n${identifier}\n123456`, 'utf8').digest('hex');
+    expect(hashCode(key, { ...slot, deviceHash: '' }, '123456')).toBe(legacy('ada@example.com'));
+    expect(hashCode(key, { ...slot, purpose: 'reauth', deviceHash: '' }, '123456')).toBe(
+      legacy('reauth:ada@example.com'),
+    );
   });
 });
 

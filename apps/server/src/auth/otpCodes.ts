@@ -1,14 +1,26 @@
 import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
 import { DialError } from '@dial/core';
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/database.js';
+import type { CodePurpose, Database } from '../db/database.js';
 import type { Channel } from '../delivery/index.js';
 
-/** A code's channel and the normalised number or address it was sent to. */
+export type { CodePurpose };
+
+/** A channel and the normalised number or address on it: an E.164 number or an e-mail address, nothing else. */
 export interface CodeTarget {
   channel: Channel;
   /** E.164 or the normalised e-mail address. */
   identifier: string;
+}
+
+/**
+ * Where one code is kept: its purpose, where it goes, and the browser that asked for it (the SHA-256 of its
+ * `dial_device` cookie). Each browser has a code of its own, so another browser's requests and wrong tries
+ * never replace or burn it. `deviceHash` is '' only for codes stored before migration 0006.
+ */
+export interface CodeSlot extends CodeTarget {
+  purpose: CodePurpose;
+  deviceHash: string;
 }
 
 /** Makes a 6-digit one-time code with the CSPRNG, every value from 000000 to 999999 equally likely. */
@@ -17,26 +29,42 @@ export function generateCode(): string {
 }
 
 /**
- * The value stored for a code: HMAC-SHA256 under the OTP key of channel, identifier and code, hex. Binding
- * the channel and identifier means a stolen row cannot be replayed for another number, and without the key
- * the 10⁶ possible codes cannot be tried offline.
+ * The value stored for a code: HMAC-SHA256 under the OTP key of purpose, channel, identifier, browser and
+ * code, hex. Binding all of them means a stolen row cannot be replayed for another purpose, number or
+ * browser, and without the key the 10⁶ possible codes cannot be tried offline.
+ *
+ * A code stored before migration 0006 (`deviceHash` '') was hashed without purpose and browser, with
+ * re-authentication codes under `reauth:<identifier>`: it is checked with that input, so it keeps working
+ * for the minutes it has left.
  */
-export function hashCode(otpKey: Uint8Array, target: CodeTarget, code: string): string {
-  return createHmac('sha256', otpKey)
-    .update(`${target.channel}\n${target.identifier}\n${code}`, 'utf8')
-    .digest('hex');
+export function hashCode(otpKey: Uint8Array, slot: CodeSlot, code: string): string {
+  const input =
+    slot.deviceHash === ''
+      ? `${slot.channel}\n${slot.purpose === 'reauth' ? 'reauth:' : ''}${slot.identifier}\n${code}`
+      : `${slot.purpose}\n${slot.channel}\n${slot.identifier}\n${slot.deviceHash}\n${code}`;
+  return createHmac('sha256', otpKey).update(input, 'utf8').digest('hex');
+}
+
+/** The `where` conditions that select one slot's row. */
+function slotConditions(slot: CodeSlot) {
+  return {
+    purpose: slot.purpose,
+    channel: slot.channel,
+    identifier: slot.identifier,
+    device_hash: slot.deviceHash,
+  } as const;
 }
 
 /**
- * Stores a new code for a target, replacing the previous one (whose tries start over), unless the previous
- * one is younger than the resend cooldown. One atomic upsert, so two concurrent requests cannot both pass
- * the cooldown.
+ * Stores a new code in a slot, replacing the slot's previous code (whose tries start over), unless that one
+ * is younger than the resend cooldown. One atomic upsert, so two concurrent requests cannot both pass the
+ * cooldown. Other browsers' codes for the same number are separate slots and are left alone.
  *
  * @returns `true` when stored; `false` when the cooldown refused it.
  */
 export async function storeCode(
   db: Kysely<Database>,
-  target: CodeTarget,
+  slot: CodeSlot,
   codeHash: string,
   options: { now: Date; ttlSeconds: number; cooldownSeconds: number },
 ): Promise<boolean> {
@@ -46,8 +74,7 @@ export async function storeCode(
   const stored = await db
     .insertInto('otp_codes')
     .values({
-      channel: target.channel,
-      identifier: target.identifier,
+      ...slotConditions(slot),
       code_hash: codeHash,
       expires_at: new Date(now.getTime() + ttlSeconds * 1000).toISOString(),
       attempts: 0,
@@ -55,7 +82,7 @@ export async function storeCode(
     })
     .onConflict((conflict) =>
       conflict
-        .columns(['channel', 'identifier'])
+        .columns(['purpose', 'channel', 'identifier', 'device_hash'])
         .doUpdateSet((eb) => ({
           code_hash: eb.ref('excluded.code_hash'),
           expires_at: eb.ref('excluded.expires_at'),
@@ -70,39 +97,46 @@ export async function storeCode(
 }
 
 /**
- * Seconds until a new code may be sent to the target: 0 when it may be sent now, else at least 1 (the
- * previous code is younger than the cooldown).
+ * Seconds until a new code may be stored in the slot: 0 when it may be now, else at least 1 (the slot's code
+ * is younger than the cooldown).
  */
 export async function cooldownRemaining(
   db: Kysely<Database>,
-  target: CodeTarget,
+  slot: CodeSlot,
   now: Date,
   cooldownSeconds: number,
 ): Promise<number> {
+  const { purpose, channel, identifier, device_hash } = slotConditions(slot);
   const row = await db
     .selectFrom('otp_codes')
     .select('created_at')
-    .where('channel', '=', target.channel)
-    .where('identifier', '=', target.identifier)
+    .where('purpose', '=', purpose)
+    .where('channel', '=', channel)
+    .where('identifier', '=', identifier)
+    .where('device_hash', '=', device_hash)
     .executeTakeFirst();
   if (row === undefined) return 0;
   const remainingMs = Date.parse(row.created_at) + cooldownSeconds * 1000 - now.getTime();
   return remainingMs <= 0 ? 0 : Math.max(1, Math.ceil(remainingMs / 1000));
 }
 
-/** Deletes the target's code if it is still the one with this hash (not one a later request stored). */
-export async function discardCode(db: Kysely<Database>, target: CodeTarget, codeHash: string): Promise<void> {
+/** Deletes the slot's code if it is still the one with this hash (not one a later request stored). */
+export async function discardCode(db: Kysely<Database>, slot: CodeSlot, codeHash: string): Promise<void> {
+  const { purpose, channel, identifier, device_hash } = slotConditions(slot);
   await db
     .deleteFrom('otp_codes')
-    .where('channel', '=', target.channel)
-    .where('identifier', '=', target.identifier)
+    .where('purpose', '=', purpose)
+    .where('channel', '=', channel)
+    .where('identifier', '=', identifier)
+    .where('device_hash', '=', device_hash)
     .where('code_hash', '=', codeHash)
     .execute();
 }
 
 /**
- * Checks a code and, when it is right, uses it up. Throws, from the catalogue:
- * - `code_expired` when there is no code, it has expired, or it was used (by a concurrent request too);
+ * Checks a code against the code of one slot (the purpose, the number or address, and the browser asking)
+ * and, when it is right, uses it up. Throws, from the catalogue:
+ * - `code_expired` when the slot has no code, it has expired, or it was used (by a concurrent request too);
  * - `code_attempts_exceeded` when this is the `maxAttempts`-th wrong try or later, whatever the code;
  * - `invalid_code` for an earlier wrong try.
  *
@@ -111,33 +145,38 @@ export async function discardCode(db: Kysely<Database>, target: CodeTarget, code
  */
 export async function consumeCode(
   db: Kysely<Database>,
-  target: CodeTarget,
+  slot: CodeSlot,
   code: string,
   options: { otpKey: Uint8Array; now: Date; maxAttempts: number },
 ): Promise<void> {
   const { otpKey, now, maxAttempts } = options;
   const nowIso = now.toISOString();
-  const byTarget = db
+  const { purpose, channel, identifier, device_hash } = slotConditions(slot);
+  const row = await db
     .selectFrom('otp_codes')
     .selectAll()
-    .where('channel', '=', target.channel)
-    .where('identifier', '=', target.identifier);
-  const row = await byTarget.executeTakeFirst();
+    .where('purpose', '=', purpose)
+    .where('channel', '=', channel)
+    .where('identifier', '=', identifier)
+    .where('device_hash', '=', device_hash)
+    .executeTakeFirst();
   if (row === undefined) throw new DialError('code_expired', { details: 'no code' });
   if (row.expires_at <= nowIso) {
-    await discardCode(db, target, row.code_hash);
+    await discardCode(db, slot, row.code_hash);
     throw new DialError('code_expired');
   }
   if (row.attempts >= maxAttempts) throw new DialError('code_attempts_exceeded');
 
-  const given = Buffer.from(hashCode(otpKey, target, code), 'hex');
+  const given = Buffer.from(hashCode(otpKey, slot, code), 'hex');
   const stored = Buffer.from(row.code_hash, 'hex');
   if (given.length !== stored.length || !timingSafeEqual(given, stored)) {
     const counted = await db
       .updateTable('otp_codes')
       .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
-      .where('channel', '=', target.channel)
-      .where('identifier', '=', target.identifier)
+      .where('purpose', '=', purpose)
+      .where('channel', '=', channel)
+      .where('identifier', '=', identifier)
+      .where('device_hash', '=', device_hash)
       .where('code_hash', '=', row.code_hash)
       .where('attempts', '<', maxAttempts)
       .returning('attempts')
@@ -150,8 +189,10 @@ export async function consumeCode(
 
   const used = await db
     .deleteFrom('otp_codes')
-    .where('channel', '=', target.channel)
-    .where('identifier', '=', target.identifier)
+    .where('purpose', '=', purpose)
+    .where('channel', '=', channel)
+    .where('identifier', '=', identifier)
+    .where('device_hash', '=', device_hash)
     .where('code_hash', '=', row.code_hash)
     .where('attempts', '<', maxAttempts)
     .where('expires_at', '>', nowIso)

@@ -1,10 +1,15 @@
 import { Type } from 'typebox';
 import type { AppContext } from '../appContext.js';
+import { deriveKey } from '../crypto/deriveKey.js';
 import type { Channel } from '../delivery/index.js';
-import { ChannelSchema, errorResponses, UserSchema } from '../http/schemas.js';
+import { ChannelSchema, ErrorBodySchema, errorResponses, UserSchema } from '../http/schemas.js';
 import type { TypedApp } from '../http/typedApp.js';
+import { notifyOwner } from '../notices/notifyOwner.js';
+import { signInBudget } from './codeBudgets.js';
+import { deviceHashOf, ensureDevice, rememberDevice } from './devices.js';
 import { normalizeTarget } from './normalizeTarget.js';
-import { consumeCode } from './otpCodes.js';
+import { type CodeSlot, consumeCode } from './otpCodes.js';
+import { MAX_PROOF_LENGTH, ProofChallengeSchema, proofKeysFrom } from './proofOfWork.js';
 import { sendCode } from './sendCode.js';
 import { createSession, endSession, SESSION_COOKIE, setSessionCookie } from './sessions.js';
 import { findOrCreateUser } from './users.js';
@@ -21,15 +26,29 @@ const ToSchema = Type.String({
   description: 'A phone number in E.164 (`+447400123456`) for `sms`, an e-mail address for `email`.',
 });
 
+const ProofSchema = Type.String({
+  minLength: 1,
+  maxLength: MAX_PROOF_LENGTH,
+  description:
+    'A solved proof-of-work challenge: base64 of the ALTCHA payload `{"challenge":{…},"solution":{"counter","derivedKey"}}`. ' +
+    'Needed only after an answer `403 proof_of_work_required`, for the challenge that answer carried.',
+});
+
 /**
  * `POST /api/auth/otp/start` sends a one-time code; `POST /api/auth/otp/verify` checks it and signs in.
  *
- * Neither answer tells whether an account exists: `start` never looks at accounts, and the allowlist and the
- * user cap are checked by `verify` only after the code has been proven right (so only the owner of the
- * number or address learns that they may not sign up).
+ * A code is bound to the browser that asked for it (its `dial_device` cookie, set by `start` when it has
+ * none): another browser's requests neither replace it nor spend its tries, and `verify` checks only the
+ * code of the browser that sends it. How many codes a number or address gets is in {@link signInBudget}.
+ *
+ * Neither answer tells whether an account exists: `start` treats a browser that never signed in to the
+ * account the same as one for an address without an account, and the allowlist and the user cap are
+ * checked by `verify` only after the code has been proven right (so only the owner of the number or address
+ * learns that they may not sign up).
  */
 export function registerOtpRoutes(app: TypedApp, ctx: AppContext): void {
   const policy = ctx.config.otp;
+  const proofKeys = proofKeysFrom(deriveKey(ctx.config.shareEncryptionKey, 'dial/proof-of-work'));
 
   app.post(
     '/api/auth/otp/start',
@@ -37,7 +56,7 @@ export function registerOtpRoutes(app: TypedApp, ctx: AppContext): void {
       schema: {
         tags: ['sign-in'],
         summary: 'Sends a one-time code by SMS or e-mail.',
-        body: Type.Object({ channel: ChannelSchema, to: ToSchema }),
+        body: Type.Object({ channel: ChannelSchema, to: ToSchema, proof: Type.Optional(ProofSchema) }),
         response: {
           200: Type.Object({
             ok: Type.Literal(true),
@@ -48,14 +67,27 @@ export function registerOtpRoutes(app: TypedApp, ctx: AppContext): void {
             resendAfterSeconds: Type.Integer(),
             expiresInSeconds: Type.Integer(),
           }),
-          ...errorResponses(400, 403, 429, 502, 503),
+          ...errorResponses(400, 429, 502, 503),
+          403: Type.Object(
+            { ...ErrorBodySchema.properties, challenge: Type.Optional(ProofChallengeSchema) },
+            {
+              description:
+                'An error from the catalogue; with `proof_of_work_required`, the challenge to solve before asking again.',
+            },
+          ),
         },
       },
     },
-    async (request) => {
-      const { channel, to } = request.body;
+    async (request, reply) => {
+      const { channel, to, proof } = request.body;
       const target = normalizeTarget(channel, to);
-      await sendCode(ctx, { to: target }, request, UNAVAILABLE[channel]);
+      const slot: CodeSlot = { purpose: 'sign-in', ...target, deviceHash: ensureDevice(request, reply, ctx) };
+      await sendCode(
+        ctx,
+        { slot, consumeBudget: signInBudget(ctx, slot, proof, proofKeys) },
+        request,
+        UNAVAILABLE[channel],
+      );
       return {
         ok: true as const,
         channel,
@@ -86,14 +118,16 @@ export function registerOtpRoutes(app: TypedApp, ctx: AppContext): void {
     async (request, reply) => {
       const { channel, to, code } = request.body;
       const target = normalizeTarget(channel, to);
+      // No device cookie: only a code asked for before the upgrade (stored without a browser) can match.
+      const slot: CodeSlot = { purpose: 'sign-in', ...target, deviceHash: deviceHashOf(request) ?? '' };
       const now = ctx.now();
       await ctx.rateLimiter.consume(`otp-verify:ip:${request.ip}`, policy.verifiesPerIp, now);
       await ctx.rateLimiter.consume(
-        `otp-verify:${target.channel}:${target.identifier}`,
-        policy.verifiesPerIdentifier,
+        `otp-verify:sign-in:${slot.channel}:${slot.identifier}:${slot.deviceHash}`,
+        policy.verifiesPerDevice,
         now,
       );
-      await consumeCode(ctx.db, target, code, { otpKey: ctx.keys.otp, now, maxAttempts: policy.maxAttempts });
+      await consumeCode(ctx.db, slot, code, { otpKey: ctx.keys.otp, now, maxAttempts: policy.maxAttempts });
 
       const { user, isNewUser } = await findOrCreateUser(
         ctx.db,
@@ -106,6 +140,11 @@ export function registerOtpRoutes(app: TypedApp, ctx: AppContext): void {
       if (previous !== undefined) await endSession(ctx.db, previous);
       const { token, expiresAt } = await createSession(ctx.db, user.id, ctx.config.session, now);
       setSessionCookie(reply, ctx, token, expiresAt);
+
+      // This browser is now known to the account (its device cookie renewed for a year); the owner hears of a
+      // sign-in from a browser the account had not used, except on the sign-up that created the account.
+      const { isNewDevice } = await rememberDevice(ctx.db, user.id, ensureDevice(request, reply, ctx), now);
+      if (isNewDevice && !isNewUser) await notifyOwner(ctx, user, 'new-browser-sign-in', request.log);
       return { user, isNewUser };
     },
   );

@@ -2,11 +2,13 @@ import { Type } from 'typebox';
 import type { AppContext } from '../appContext.js';
 import { errorResponses } from '../http/schemas.js';
 import type { TypedApp } from '../http/typedApp.js';
-import { consumeCode } from './otpCodes.js';
+import { reauthBudget } from './codeBudgets.js';
+import { deviceHashOf, ensureDevice } from './devices.js';
+import { type CodeSlot, consumeCode } from './otpCodes.js';
 import {
   markReauthenticated,
   REAUTH_VALID_SECONDS,
-  reauthTargets,
+  reauthTarget,
   sessionHashOf,
 } from './reauthentication.js';
 import { sendCode } from './sendCode.js';
@@ -16,8 +18,10 @@ const UNAVAILABLE = 'Codes cannot be sent to your phone number or e-mail address
 /**
  * `POST /api/auth/reauth/start` sends a fresh one-time code to the signed-in user's own phone (or e-mail
  * when they have no phone); `POST /api/auth/reauth/verify` checks it and opens sensitive actions (export)
- * to this session for {@link REAUTH_VALID_SECONDS} seconds. Same codes, transports and limits as sign-in,
- * but stored apart: a re-authentication code cannot sign in, and a sign-in code cannot re-authenticate.
+ * to this session for {@link REAUTH_VALID_SECONDS} seconds. Same codes and transports as sign-in, but kept
+ * under purpose `reauth`, with budgets and verify limits of their own: a re-authentication code cannot sign
+ * in, a sign-in code cannot re-authenticate, and the sign-in routes (open to anyone) cannot read, spend or
+ * replace a re-authentication code. Like sign-in codes, each is bound to the browser that asked for it.
  */
 export function registerReauthRoutes(app: TypedApp, ctx: AppContext): void {
   const policy = ctx.config.otp;
@@ -41,12 +45,17 @@ export function registerReauthRoutes(app: TypedApp, ctx: AppContext): void {
         },
       },
     },
-    async (request) => {
-      const targets = reauthTargets(request.user!);
-      await sendCode(ctx, { ...targets, purpose: 'reauth' }, request, UNAVAILABLE);
+    async (request, reply) => {
+      const user = request.user!;
+      const slot: CodeSlot = {
+        purpose: 'reauth',
+        ...reauthTarget(user),
+        deviceHash: ensureDevice(request, reply, ctx),
+      };
+      await sendCode(ctx, { slot, consumeBudget: reauthBudget(ctx, user.id) }, request, UNAVAILABLE);
       return {
         ok: true as const,
-        channel: targets.to.channel,
+        channel: slot.channel,
         resendAfterSeconds: policy.resendCooldownSeconds,
         expiresInSeconds: policy.codeTtlSeconds,
       };
@@ -72,15 +81,19 @@ export function registerReauthRoutes(app: TypedApp, ctx: AppContext): void {
       },
     },
     async (request) => {
-      const { storedAs } = reauthTargets(request.user!);
+      const slot: CodeSlot = {
+        purpose: 'reauth',
+        ...reauthTarget(request.user!),
+        deviceHash: deviceHashOf(request) ?? '',
+      };
       const now = ctx.now();
       await ctx.rateLimiter.consume(`otp-verify:ip:${request.ip}`, policy.verifiesPerIp, now);
       await ctx.rateLimiter.consume(
-        `otp-verify:${storedAs.channel}:${storedAs.identifier}`,
-        policy.verifiesPerIdentifier,
+        `otp-verify:reauth:${slot.channel}:${slot.identifier}:${slot.deviceHash}`,
+        policy.verifiesPerDevice,
         now,
       );
-      await consumeCode(ctx.db, storedAs, request.body.code, {
+      await consumeCode(ctx.db, slot, request.body.code, {
         otpKey: ctx.keys.otp,
         now,
         maxAttempts: policy.maxAttempts,

@@ -17,15 +17,14 @@ export const REAUTH_VALID_SECONDS = 300;
 export const SIGN_IN_FRESH_SECONDS = 600;
 
 /**
- * Where a user's re-authentication code goes: their phone by SMS when they have one, else their e-mail.
- * `storedAs` keeps the code apart from sign-in codes to the same number or address.
+ * Where a user's re-authentication code goes: their phone by SMS when they have one, else their e-mail. The
+ * code is kept under purpose `reauth` (see `CodeSlot`), apart from sign-in codes to the same number or
+ * address: the identifier itself is only ever the number or address.
  */
-export function reauthTargets(user: User): { to: CodeTarget; storedAs: CodeTarget } {
-  const to: CodeTarget =
-    user.phone !== null
-      ? { channel: 'sms', identifier: user.phone }
-      : { channel: 'email', identifier: user.email ?? '' };
-  return { to, storedAs: { channel: to.channel, identifier: `reauth:${to.identifier}` } };
+export function reauthTarget(user: User): CodeTarget {
+  if (user.phone !== null) return { channel: 'sms', identifier: user.phone };
+  if (user.email !== null) return { channel: 'email', identifier: user.email };
+  throw new DialError('invalid_data', { details: 'the user has no phone number or e-mail address' });
 }
 
 /** The stored hash of the request's session token (after `requireUser` has accepted it). */

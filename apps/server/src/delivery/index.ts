@@ -1,4 +1,4 @@
-export { createMessageText, createReauthMessageText } from './messageText.js';
+export { createMessageText, createNoticeText, createReauthMessageText } from './messageText.js';
 export { renderOutboxPage } from './outboxPage.js';
 export { createOutboxTransport, type OutboxRecord, type OutboxStore } from './outboxTransport.js';
 export { createSmtpTransport, type SmtpTransportOptions } from './smtpTransport.js';

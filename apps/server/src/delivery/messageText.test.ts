@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createMessageText, createReauthMessageText } from './messageText.js';
+import { createMessageText, createNoticeText, createReauthMessageText } from './messageText.js';
 
 describe('createMessageText', () => {
   it('writes a one-paragraph SMS with the code, its lifetime and a warning', () => {
@@ -46,5 +46,40 @@ describe('createReauthMessageText', () => {
     expect(text).toContain('Someone asked to confirm a sensitive action on your Dial account');
     expect(text).toContain('It expires in 10 minutes.');
     expect(text).not.toMatch(/sign-in code/);
+  });
+});
+
+describe('createNoticeText', () => {
+  const at = new Date('2030-01-01T12:34:56.000Z');
+
+  it('writes one SMS that says what happened and what to do when it was not them', () => {
+    expect(createNoticeText('recovery-changed', 'sms', at)).toEqual({
+      subject: "Dial: your wallet's recovery was changed",
+      text:
+        "Dial: your wallet's recovery was changed. Was this not you? Sign in and check your wallet's " +
+        'security, or contact your Dial operator.',
+    });
+  });
+
+  it('says when it happened in the e-mail, in UTC to the minute', () => {
+    const { subject, text } = createNoticeText('new-browser-sign-in', 'email', at, 'Acme Wallet');
+    expect(subject).toBe('Acme Wallet: someone signed in to your account from a new browser');
+    expect(text).toBe(
+      'Someone signed in to your account from a new browser (2030-01-01 12:34 UTC).\n\n' +
+        "Was this not you? Sign in and check your wallet's security, or contact your Acme Wallet operator.\n",
+    );
+  });
+
+  it('fits every notice in one 160-character SMS and never mentions a code', () => {
+    for (const kind of [
+      'shares-rotated',
+      'recovery-changed',
+      'key-exported',
+      'new-browser-sign-in',
+    ] as const) {
+      const { text } = createNoticeText(kind, 'sms', at);
+      expect(text.length).toBeLessThanOrEqual(160);
+      expect(text).not.toMatch(/\d{6}|code/i);
+    }
   });
 });

@@ -1,3 +1,4 @@
+import type { NoticeKind } from '../notices/notifyOwner.js';
 import type { Channel } from './transport.js';
 
 /** How long a code lives; keep in step with the server's `expiresInSeconds` (600). */
@@ -66,4 +67,44 @@ export function createReauthMessageText(
       '',
     ].join('\n'),
   };
+}
+
+/** What each notice says happened, as the middle of a sentence ("your wallet's recovery was changed"). */
+const NOTICE_EVENTS: Record<NoticeKind, string> = {
+  'shares-rotated': "your wallet's key shares were replaced",
+  'recovery-changed': "your wallet's recovery was changed",
+  'key-exported': "your wallet's private key was exported",
+  'new-browser-sign-in': 'someone signed in to your account from a new browser',
+};
+
+/**
+ * Writes the subject and text of a notice that tells the owner something security-relevant happened on
+ * their account: short enough for one SMS, with what to do when it was not them. A notice carries no code
+ * and no secret.
+ *
+ * @param kind - what happened.
+ * @param channel - `sms` for one short paragraph; `email` adds when it happened (UTC).
+ * @param at - when it happened.
+ * @example
+ * createNoticeText('recovery-changed', 'sms', new Date()).text
+ * // "Dial: your wallet's recovery was changed. Was this not you? Sign in and check your wallet's security, or contact your Dial operator."
+ */
+export function createNoticeText(
+  kind: NoticeKind,
+  channel: Channel,
+  at: Date,
+  appName = 'Dial',
+): { subject: string; text: string } {
+  const event = NOTICE_EVENTS[kind];
+  const advice = `Was this not you? Sign in and check your wallet's security, or contact your ${appName} operator.`;
+  if (channel === 'sms') return { subject: `${appName}: ${event}`, text: `${appName}: ${event}. ${advice}` };
+  const when = `${at.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+  return {
+    subject: `${appName}: ${event}`,
+    text: [`${capitalise(event)} (${when}).`, '', advice, ''].join('\n'),
+  };
+}
+
+function capitalise(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }

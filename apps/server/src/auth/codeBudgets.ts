@@ -1,0 +1,71 @@
+import { isDialError } from '@dial/core';
+import type { AppContext } from '../appContext.js';
+import { isKnownDevice } from './devices.js';
+import type { CodeSlot } from './otpCodes.js';
+import {
+  createProofChallenge,
+  type ProofKeys,
+  ProofOfWorkRequired,
+  proofSubject,
+  useProof,
+} from './proofOfWork.js';
+
+/**
+ * The budgets a sign-in code is counted against, so that a flood from other browsers never locks the owner
+ * out (rate-limit keys in brackets):
+ * - a browser the account signed in from before (a known browser) has its own budget,
+ *   `codesPerKnownDevice` [`otp-codes:sign-in:known:<channel>:<identifier>:<device>`];
+ * - every other browser shares the number's free codes, `freeCodesPerIdentifier`
+ *   [`otp-codes:sign-in:free:…`]; past them each code needs a proof of work solved in the browser
+ *   (`proof_of_work_required` answers with the challenge), which costs a flood time while the owner pays it
+ *   once;
+ * - and the hard caps `codesPerIdentifier` and `codesPerIdentifierPerDay` [`otp-codes:sign-in:…`,
+ *   `otp-codes:sign-in:day:…`] hold for those browsers whatever proofs they bring (SMS pumping, brute force).
+ *
+ * @param proof - the request's `proof` (base64 ALTCHA payload), when it sent one.
+ */
+export function signInBudget(
+  ctx: AppContext,
+  slot: CodeSlot,
+  proof: string | undefined,
+  proofKeys: ProofKeys,
+): (now: Date) => Promise<void> {
+  const policy = ctx.config.otp;
+  const who = `${slot.channel}:${slot.identifier}`;
+  return async (now) => {
+    if (await isKnownDevice(ctx.db, slot.identifier, slot.deviceHash)) {
+      await ctx.rateLimiter.consume(
+        `otp-codes:sign-in:known:${who}:${slot.deviceHash}`,
+        policy.codesPerKnownDevice,
+        now,
+      );
+      return;
+    }
+    const subject = proofSubject('sign-in', slot.channel, slot.identifier);
+    const proven = proof !== undefined && (await useProof(ctx.db, proofKeys, proof, subject, now));
+    if (!proven) {
+      try {
+        await ctx.rateLimiter.consume(`otp-codes:sign-in:free:${who}`, policy.freeCodesPerIdentifier, now);
+      } catch (error) {
+        if (!isDialError(error, 'too_many_requests')) throw error;
+        const challenge = await createProofChallenge(proofKeys, subject, policy.proofOfWork, now);
+        throw new ProofOfWorkRequired(
+          challenge,
+          proof === undefined ? 'past the free codes' : 'proof refused',
+        );
+      }
+    }
+    await ctx.rateLimiter.consume(`otp-codes:sign-in:${who}`, policy.codesPerIdentifier, now);
+    await ctx.rateLimiter.consume(`otp-codes:sign-in:day:${who}`, policy.codesPerIdentifierPerDay, now);
+  };
+}
+
+/**
+ * The budget of re-authentication codes: `reauthCodesPerUser` [`otp-codes:reauth:<user id>`], apart from
+ * sign-in codes, so a sign-in flood against the user's number does not stop them confirming an export.
+ */
+export function reauthBudget(ctx: AppContext, userId: string): (now: Date) => Promise<void> {
+  return async (now) => {
+    await ctx.rateLimiter.consume(`otp-codes:reauth:${userId}`, ctx.config.otp.reauthCodesPerUser, now);
+  };
+}
