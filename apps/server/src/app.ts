@@ -1,9 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { DialError } from '@dial/core';
 import fastifyCookie from '@fastify/cookie';
 import fastifySwagger from '@fastify/swagger';
 import { type TypeBoxTypeProvider, TypeBoxValidatorCompiler } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { registerActivityRoutes } from './activity/activityRoutes.js';
 import type { AppContext } from './appContext.js';
@@ -12,7 +11,7 @@ import { registerOtpRoutes } from './auth/otpRoutes.js';
 import { registerReauthRoutes } from './auth/reauthRoutes.js';
 import { registerSessionRoutes } from './auth/sessionRoutes.js';
 import { registerSessions, SESSION_COOKIE } from './auth/sessions.js';
-import type { AppConfig } from './config.js';
+import { type AppConfig, isLoopbackHost } from './config.js';
 import { deriveKey } from './crypto/deriveKey.js';
 import { createDatabase } from './db/createDatabase.js';
 import type { Database } from './db/database.js';
@@ -25,7 +24,9 @@ import { sendFromFaucet } from './devchain/index.js';
 import { registerOriginCheck } from './http/checkOrigin.js';
 import { registerErrorHandling } from './http/errorHandling.js';
 import { redactUrl } from './http/redactUrl.js';
-import { registerSecurityHeaders, securityHeaders } from './http/securityHeaders.js';
+import { registerControlCharacterCheck } from './http/refuseControlCharacters.js';
+import { registerSecurityHeaders } from './http/securityHeaders.js';
+import { httpServerOptions, watchHttpServer } from './http/httpServer.js';
 import { serveWebApp } from './http/serveWebApp.js';
 import type { TypedApp } from './http/typedApp.js';
 import { availableOffers } from './onramp/availableOffers.js';
@@ -118,18 +119,10 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
       },
       ...(deps.logStream === undefined ? {} : { stream: deps.logStream }),
     },
-    trustProxy: config.trustProxy,
     bodyLimit: BODY_LIMIT_BYTES,
-    // A malformed URL (bad percent-encoding) is refused before routing, outside the error handler and the
-    // hooks: answer it in the same shape, with the same headers.
-    frameworkErrors: (error, _request, reply) => {
-      const body = new DialError('invalid_data', { details: error.message }).toBody();
-      (reply as FastifyReply)
-        .code(400)
-        .headers({ ...securityHeaders(config), 'cache-control': 'no-store' })
-        .type('application/json; charset=utf-8')
-        .send(JSON.stringify(body));
-    },
+    // TRUST_PROXY, the timeouts and connection cap, and catalogue answers to requests that cannot be read
+    // (over-size headers, an unknown method, a timeout, a malformed URL), with the security headers.
+    ...httpServerOptions(config),
   }).withTypeProvider<TypeBoxTypeProvider>();
   // TypeBox's own checker: strict types (no coercion of 1 to "1"), exactly what the schemas say.
   app.setValidatorCompiler(TypeBoxValidatorCompiler);
@@ -137,6 +130,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
   logRedisError = (error) => app.log.error({ err: error }, 'Redis connection failed; reconnecting');
   const rateLimiter: RateLimiter =
     redis === null || config.redis === null
+  watchHttpServer(app, config);
       ? createSqlRateLimiter(db)
       : createRedisRateLimiter(redis, {
           keyPrefix: config.redis.keyPrefix,
@@ -216,6 +210,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
     redis,
   });
   registerOtpRoutes(typed, ctx);
+  registerControlCharacterCheck(app);
   registerSessionRoutes(typed, ctx);
   registerReauthRoutes(typed, ctx);
   registerWalletRoutes(typed, ctx);
@@ -242,6 +237,14 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
           `RPC_URL_${chainId} is not https: browsers block it from an https page, so reading that chain fails`,
         );
       }
+  if (config.environment === 'development' && !isLoopbackHost(config.host)) {
+    // loadConfig allows this only with DEV_ALLOW_REMOTE=true.
+    app.log.warn(
+      `HOST=${config.host} (DEV_ALLOW_REMOTE=true): the dev outbox at /dev/outbox shows every sign-in code to ` +
+        'anyone who can reach this port, so anyone on that network can sign in as anyone. Use ' +
+        'NODE_ENV=production for a server others reach.',
+    );
+  }
     }
     for (const channel of ['email', 'sms'] as const) {
       if (ctx.transports[channel] === undefined) {

@@ -1,5 +1,6 @@
 import { createPrivateKey, randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
@@ -85,13 +86,40 @@ export interface RedisConfig {
   keyPrefix: string;
 }
 
+/**
+ * Which `X-Forwarded-For` entries are believed for the client's address (`TRUST_PROXY`), in the form Fastify's
+ * `trustProxy` takes: `false`, none (the socket's address is the client's); a number, that many proxies in
+ * front of Dial (each appends the address it saw, so the client is that many entries from the right); or
+ * the proxies' addresses and CIDR ranges (entries added by them are skipped, the first other one is the
+ * client). Never `true`, which would believe the left-most entry, written by the client itself.
+ */
+export type TrustProxy = false | number | readonly string[];
+
+/** The HTTP server's timeouts and connection cap, against slow or idle clients holding connections. */
+export interface HttpLimits {
+  /** `REQUEST_TIMEOUT_SECONDS`: a request's headers and body must have arrived within this; else 408. */
+  requestTimeoutSeconds: number;
+  /** `HEADERS_TIMEOUT_SECONDS`: a request's headers must have arrived within this; else 408. */
+  headersTimeoutSeconds: number;
+  /** `IDLE_TIMEOUT_SECONDS`: a connection with nothing on it for this long (kept alive between requests) is closed. */
+  idleTimeoutSeconds: number;
+  /** `MAX_CONNECTIONS`: connections open at once; further ones are closed as soon as they are accepted. */
+  maxConnections: number;
+}
+
 /** The prefix of Dial's rate-limit keys in Redis: `dial:rate:otp-start:ip:203.0.113.9`. */
 export const REDIS_KEY_PREFIX = 'dial:rate:';
 
 /** Everything the server is configured with; {@link loadConfig} reads it from the environment. */
 export interface AppConfig {
   environment: Environment;
+  /** The interface to listen on; only a loopback one in development unless `devAllowRemote`. */
   host: string;
+  /**
+   * `DEV_ALLOW_REMOTE`: in development, the server may listen on a non-loopback `host`, which makes the dev
+   * outbox (every sign-in code) readable by anyone who can reach the port. Logged as a warning.
+   */
+  devAllowRemote: boolean;
   port: number;
   /** The browser-facing origin, e.g. `https://wallet.example.com` (no path, no trailing slash). */
   publicUrl: string;
@@ -119,7 +147,9 @@ export interface AppConfig {
    */
   rpcUrls: Readonly<Record<number, string>>;
   session: { idleHours: number; maxDays: number };
-  trustProxy: boolean;
+  trustProxy: TrustProxy;
+  /** Timeouts and the connection cap of the HTTP server. */
+  http: HttpLimits;
   logLevel: LogLevel;
   /** The built web app (`apps/web/dist`); skipped when the folder does not exist. */
   webDistDir: string;
@@ -163,8 +193,25 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
 
   // PORT: the TCP port to listen on (default 8080).
   const port = integer('PORT', read('PORT'), 8080, 0, 65_535);
-  // HOST: the interface to listen on (default 127.0.0.1, loopback only; 0.0.0.0 in a container).
+  // HOST: the interface to listen on (default 127.0.0.1, loopback only). In development only a loopback
+  // interface, because the dev outbox publishes every sign-in code, unless DEV_ALLOW_REMOTE=true says so
+  // explicitly (then buildApp logs a warning). A server others reach runs with NODE_ENV=production.
   const host = read('HOST') ?? '127.0.0.1';
+  const devAllowRemote =
+    oneOf('DEV_ALLOW_REMOTE', read('DEV_ALLOW_REMOTE') ?? 'false', ['true', 'false'] as const) === 'true';
+  if (devAllowRemote && production) {
+    throw new ConfigError(
+      'DEV_ALLOW_REMOTE is for development only (production has no dev outbox): remove it.',
+    );
+  }
+  if (environment === 'development' && !devAllowRemote && !isLoopbackHost(host)) {
+    throw new ConfigError(
+      `HOST=${host} would let other machines reach this development server, whose dev outbox ` +
+        '(/dev/outbox) shows every sign-in code to anyone who can open it. Run a server others reach with ' +
+        'NODE_ENV=production (in a container too); keep HOST=127.0.0.1 for development; or set ' +
+        'DEV_ALLOW_REMOTE=true if you accept that everyone on that network can sign in as anyone.',
+    );
+  }
 
   // PUBLIC_URL: the origin people open in their browser (default http://localhost:PORT). Used for the
   // origin (CSRF) check; in development http://localhost:PORT and http://127.0.0.1:PORT are accepted too.
@@ -317,10 +364,47 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     },
   };
 
-  // TRUST_PROXY: true | false (default false). True behind a reverse proxy: the client IP used for rate
-  // limits comes from X-Forwarded-For. Never true when clients reach the server directly.
-  const trustProxy =
-    oneOf('TRUST_PROXY', read('TRUST_PROXY') ?? 'false', ['true', 'false'] as const) === 'true';
+  // TRUST_PROXY: false (default) | a hop count | proxy addresses/CIDRs. Behind reverse proxies, the client IP
+  // used for rate limits and sent to Coinbase comes from X-Forwarded-For, reading only what those proxies
+  // appended. `true` is refused: it would believe the left-most entry, which the client writes.
+  const trustProxy = parseTrustProxy(read('TRUST_PROXY'));
+
+  // REQUEST_TIMEOUT_SECONDS (default 30), HEADERS_TIMEOUT_SECONDS (default 10, at most the request timeout),
+  // IDLE_TIMEOUT_SECONDS (default 65) and MAX_CONNECTIONS (default 1000): against clients that hold
+  // connections open by sending slowly (slow loris) or not at all.
+  const requestTimeoutSeconds = positiveNumber(
+    'REQUEST_TIMEOUT_SECONDS',
+    read('REQUEST_TIMEOUT_SECONDS'),
+    DEFAULT_HTTP_LIMITS.requestTimeoutSeconds,
+  );
+  const headersTimeoutText = read('HEADERS_TIMEOUT_SECONDS');
+  const headersTimeoutSeconds = positiveNumber(
+    'HEADERS_TIMEOUT_SECONDS',
+    headersTimeoutText,
+    Math.min(DEFAULT_HTTP_LIMITS.headersTimeoutSeconds, requestTimeoutSeconds),
+  );
+  if (headersTimeoutSeconds > requestTimeoutSeconds) {
+    throw new ConfigError(
+      `HEADERS_TIMEOUT_SECONDS (${headersTimeoutSeconds}) must not be more than REQUEST_TIMEOUT_SECONDS ` +
+        `(${requestTimeoutSeconds}): the request timeout covers the headers too.`,
+    );
+  }
+  const http: HttpLimits = {
+    requestTimeoutSeconds,
+    headersTimeoutSeconds,
+    idleTimeoutSeconds: positiveNumber(
+      'IDLE_TIMEOUT_SECONDS',
+      read('IDLE_TIMEOUT_SECONDS'),
+      DEFAULT_HTTP_LIMITS.idleTimeoutSeconds,
+    ),
+    maxConnections: integer(
+      'MAX_CONNECTIONS',
+      read('MAX_CONNECTIONS'),
+      DEFAULT_HTTP_LIMITS.maxConnections,
+      1,
+      1_000_000,
+    ),
+  };
 
   // LOG_LEVEL: fatal | error | warn | info (default) | debug | trace | silent.
   const logLevel = oneOf('LOG_LEVEL', read('LOG_LEVEL') ?? 'info', LOG_LEVELS);
@@ -334,6 +418,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   return {
     environment,
     host,
+    devAllowRemote,
     port,
     publicUrl,
     allowedOrigins: [...allowedOrigins],
@@ -349,11 +434,87 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     rpcUrls,
     session,
     trustProxy,
+    http,
     logLevel,
     webDistDir,
     otp,
     onramp,
   };
+}
+
+/** The HTTP limits without `REQUEST_TIMEOUT_SECONDS`, `HEADERS_TIMEOUT_SECONDS`, … set. */
+export const DEFAULT_HTTP_LIMITS: Readonly<HttpLimits> = {
+  requestTimeoutSeconds: 30,
+  headersTimeoutSeconds: 10,
+  // Above the 60 s idle timeout of common load balancers, so they never reuse a connection Dial just closed.
+  idleTimeoutSeconds: 65,
+  maxConnections: 1000,
+};
+
+/**
+ * Whether `host` (a `HOST` value) is a loopback interface only: `localhost`, an address in 127.0.0.0/8, or
+ * `::1`. `0.0.0.0`, `::` and any other address or name may be reachable from other machines.
+ *
+ * @param host - The interface to listen on.
+ */
+export function isLoopbackHost(host: string): boolean {
+  const bare = host.replace(/^\[(.*)\]$/, '$1').toLowerCase();
+  if (bare === 'localhost') return true;
+  if (isIP(bare) === 4) return bare.startsWith('127.');
+  // The URL parser writes an IPv6 address in its shortest form (0:0:0:0:0:0:0:1 as ::1, ::ffff:7f00:1 for
+  // ::ffff:127.0.0.1).
+  if (isIP(bare) === 6)
+    return /^\[(::1|::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4})\]$/.test(new URL(`http://[${bare}]`).hostname);
+  return false;
+}
+
+const TRUST_PROXY_USAGE =
+  'set the number of proxies in front of Dial (TRUST_PROXY=1) or their addresses ' +
+  '(TRUST_PROXY=10.0.0.0/8, or several separated by commas)';
+
+/**
+ * Reads `TRUST_PROXY`: unset or `false` trusts no proxy; a whole number from 1 is a hop count; otherwise a
+ * comma-separated list of IP addresses, CIDR ranges (`10.0.0.0/8`, `fd00::/8`) or the names `loopback`,
+ * `linklocal` and `uniquelocal` (the ranges Fastify knows by those names).
+ *
+ * @throws {ConfigError} for `true` (it would believe whatever `X-Forwarded-For` a client writes), `0`, and
+ *   anything else, with a message saying what to write.
+ */
+export function parseTrustProxy(text: string | undefined): TrustProxy {
+  if (text === undefined || text === 'false') return false;
+  if (text === 'true') {
+    throw new ConfigError(
+      `TRUST_PROXY=true trusts any X-Forwarded-For a client writes, so every per-IP limit could be dodged; ${TRUST_PROXY_USAGE}.`,
+    );
+  }
+  if (/^\d+$/.test(text)) {
+    const hops = Number(text);
+    if (!Number.isSafeInteger(hops) || hops < 1 || hops > 100) {
+      throw new ConfigError(
+        `TRUST_PROXY must be false, a number of proxies from 1 to 100, or proxy addresses, not ${JSON.stringify(text)}: ${TRUST_PROXY_USAGE}.`,
+      );
+    }
+    return hops;
+  }
+  const entries = text.split(',').map((entry) => entry.trim());
+  for (const entry of entries) {
+    if (!isProxyAddress(entry)) {
+      throw new ConfigError(
+        `TRUST_PROXY has ${JSON.stringify(entry)}, which is neither an IP address nor a CIDR range: ${TRUST_PROXY_USAGE}.`,
+      );
+    }
+  }
+  return Object.freeze(entries);
+}
+
+/** An IP address, a CIDR range with a prefix length that fits its family, or one of proxy-addr's names. */
+function isProxyAddress(entry: string): boolean {
+  if (['loopback', 'linklocal', 'uniquelocal'].includes(entry)) return true;
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
 }
 
 /** Coinbase's Onramp API base; the session token endpoint is `<base>/v1/token`. */

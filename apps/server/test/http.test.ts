@@ -6,6 +6,7 @@ import SqliteDatabase from 'better-sqlite3';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
+import type { TrustProxy } from '../src/config.js';
 import { useTestDatabase } from './databases.js';
 import { createTestApp, ORIGIN, PHONE, testConfig } from './testApp.js';
 
@@ -28,24 +29,32 @@ function expectSecurityHeaders(response: LightMyRequestResponse): void {
 
 describe('bad input is a 4xx with a catalogue code, never a 5xx', () => {
   it.each([
-    ['malformed JSON', '{"channel": "email", "to": ', 'application/json', 400],
-    ['an empty JSON body', '', 'application/json', 400],
-    ['a JSON array', '[1,2,3]', 'application/json', 400],
-    ['a JSON string', '"hello"', 'application/json', 400],
-    ['a form body', 'channel=email&to=ada%40example.com', 'application/x-www-form-urlencoded', 415],
+    ['malformed JSON', '{"channel": "email", "to": ', 'application/json', 400, 'invalid_data'],
+    ['an empty JSON body', '', 'application/json', 400, 'invalid_data'],
+    ['a JSON array', '[1,2,3]', 'application/json', 400, 'invalid_data'],
+    ['a JSON string', '"hello"', 'application/json', 400, 'invalid_data'],
+    [
+      'a form body',
+      'channel=email&to=ada%40example.com',
+      'application/x-www-form-urlencoded',
+      415,
+      'unsupported_media_type',
+    ],
     [
       'a body over 16 KiB',
       JSON.stringify({ channel: 'email', to: 'x'.repeat(20_000) }),
       'application/json',
       413,
+      'payload_too_large',
     ],
     [
       '__proto__ in JSON',
       '{"__proto__": {"admin": true}, "channel": "email", "to": "a@b.co"}',
       'application/json',
       400,
+      'invalid_data',
     ],
-  ])('answers %s with invalid_data', async (_name, payload, contentType, status) => {
+  ] as const)('answers %s with %i %s', async (_name, payload, contentType, status, code) => {
     const t = await createTestApp(db());
     const response = await t.app.inject({
       method: 'POST',
@@ -54,9 +63,8 @@ describe('bad input is a 4xx with a catalogue code, never a 5xx', () => {
       payload,
     });
     expect(response.statusCode).toBe(status);
-    expect(response.json()).toEqual({
-      error: { code: 'invalid_data', message: ERROR_CATALOGUE.invalid_data.message },
-    });
+    expect(ERROR_CATALOGUE[code].status).toBe(status);
+    expect(response.json()).toEqual({ error: { code, message: ERROR_CATALOGUE[code].message } });
     expectSecurityHeaders(response);
     expect(t.transport.sent).toHaveLength(0);
   });
@@ -73,7 +81,7 @@ describe('bad input is a 4xx with a catalogue code, never a 5xx', () => {
     ['POST', '/api/nothing-here'],
     ['GET', '/api/nothing-here'],
     ['GET', '/dev/nothing-here'],
-    ['DELETE', '/api/wallet'],
+    ['PUT', '/api/me'],
     ['GET', '/'],
   ])('answers %s %s with 404 not_found (no web app built)', async (method, url) => {
     const t = await createTestApp(db());
@@ -190,14 +198,15 @@ describe('headers', () => {
 });
 
 describe('the client IP address for rate limits', () => {
-  async function startsFromOneSocket(trustProxy: boolean): Promise<number[]> {
+  /** 21 sign-in starts from one socket address, each with another forged X-Forwarded-For. */
+  async function startsFromOneSocket(trustProxy: TrustProxy, ip = '127.0.0.1'): Promise<number[]> {
     const t = await createTestApp(db(), { config: { trustProxy } });
     const statuses: number[] = [];
     for (let i = 0; i < 21; i++) {
       const response = await t.post(
         '/api/auth/otp/start',
         { channel: 'email', to: `user${i}@example.com` },
-        { headers: { 'x-forwarded-for': `203.0.113.${i}` } },
+        { headers: { 'x-forwarded-for': `203.0.113.${i}` }, ip },
       );
       statuses.push(response.statusCode);
     }
@@ -208,8 +217,12 @@ describe('the client IP address for rate limits', () => {
     expect((await startsFromOneSocket(false)).at(-1)).toBe(429);
   });
 
-  it('comes from X-Forwarded-For with TRUST_PROXY=true', async () => {
-    expect(new Set(await startsFromOneSocket(true))).toEqual(new Set([200]));
+  it('ignores X-Forwarded-For from a client that is not one of the TRUST_PROXY addresses', async () => {
+    expect((await startsFromOneSocket(['10.0.0.0/8'], '198.51.100.7')).at(-1)).toBe(429);
+  });
+
+  it('comes from X-Forwarded-For when the socket is a TRUST_PROXY address', async () => {
+    expect(new Set(await startsFromOneSocket(['10.0.0.0/8'], '10.1.2.3'))).toEqual(new Set([200]));
   });
 });
 

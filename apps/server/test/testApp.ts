@@ -8,7 +8,7 @@ import { type AppDeps, buildApp } from '../src/app.js';
 import { DEFAULT_OTP_POLICY } from '../src/auth/otpPolicy.js';
 import { DEVICE_COOKIE } from '../src/auth/devices.js';
 import { SESSION_COOKIE } from '../src/auth/sessions.js';
-import type { AppConfig, OnrampConfig } from '../src/config.js';
+import { type AppConfig, DEFAULT_HTTP_LIMITS, type OnrampConfig } from '../src/config.js';
 import type { Database } from '../src/db/database.js';
 import type { Channel, MessageTransport, OutboundMessage } from '../src/delivery/index.js';
 
@@ -33,6 +33,7 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
   return {
     environment: 'development',
     host: '127.0.0.1',
+    devAllowRemote: false,
     port: 8080,
     publicUrl: ORIGIN,
     allowedOrigins: [ORIGIN, 'http://127.0.0.1:8080'],
@@ -48,6 +49,7 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
     rpcUrls: {},
     session: { idleHours: 24, maxDays: 7 },
     trustProxy: false,
+    http: DEFAULT_HTTP_LIMITS,
     logLevel: 'silent',
     webDistDir: join('/nonexistent', 'web-dist'),
     otp: DEFAULT_OTP_POLICY,

@@ -39,6 +39,11 @@ export type ErrorCode =
   | 'wallet_proof_expired'
   | 'wallet_address_taken'
   | 'proof_of_work_required'
+  | 'method_not_allowed'
+  | 'request_timeout'
+  | 'payload_too_large'
+  | 'unsupported_media_type'
+  | 'headers_too_large'
   | 'internal_error';
 
 /** What the catalogue holds for one code. */
@@ -169,6 +174,29 @@ export const ERROR_CATALOGUE: Readonly<Record<ErrorCode, ErrorSpec>> = {
     status: 403,
     message:
       'Many codes were asked for this number or address just now, so this browser has to do a short check first. Try again.',
+  },
+  method_not_allowed: {
+    status: 405,
+    message: 'Dial does not answer this kind of request. Use one of the methods listed in the Allow header.',
+  },
+  request_timeout: {
+    status: 408,
+    message:
+      'The request took too long to arrive, so the connection was closed. Check your connection and try again.',
+  },
+  payload_too_large: {
+    status: 413,
+    message: 'The request is larger than Dial accepts. Send less data.',
+  },
+  unsupported_media_type: {
+    status: 415,
+    message:
+      'Dial reads request bodies as JSON only. Send the body as JSON with Content-Type: application/json.',
+  },
+  headers_too_large: {
+    status: 431,
+    message:
+      "The request headers or the address are too large. Clear this site's cookies or shorten the address, then try again.",
   },
   internal_error: { status: 500, message: 'Something went wrong on our side. Try again in a moment.' },
 };
