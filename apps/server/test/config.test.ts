@@ -3,7 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_OTP_POLICY } from '../src/auth/otpPolicy.js';
-import { ConfigError, loadConfig, parseKey } from '../src/config.js';
+import {
+  ConfigError,
+  DEFAULT_HTTP_LIMITS,
+  isLoopbackHost,
+  loadConfig,
+  parseKey,
+  parseTrustProxy,
+} from '../src/config.js';
 
 const HEX_KEY = 'ab'.repeat(32);
 
@@ -32,8 +39,16 @@ describe('loadConfig', () => {
       rpcUrls: {},
       session: { idleHours: 24, maxDays: 7 },
       trustProxy: false,
+      devAllowRemote: false,
+      http: {
+        requestTimeoutSeconds: 30,
+        headersTimeoutSeconds: 10,
+        idleTimeoutSeconds: 65,
+        maxConnections: 1000,
+      },
       logLevel: 'info',
     });
+    expect(config.http).toEqual(DEFAULT_HTTP_LIMITS);
     expect(config.allowedOrigins).toEqual(['http://localhost:8080', 'http://127.0.0.1:8080']);
     expect(config.webDistDir).toMatch(/apps[\\/]web[\\/]dist$/);
   });
@@ -250,7 +265,7 @@ describe('loadConfig', () => {
       MAX_USERS: '100',
       SESSION_IDLE_HOURS: '2',
       SESSION_MAX_DAYS: '1.5',
-      TRUST_PROXY: 'true',
+      TRUST_PROXY: '2',
       LOG_LEVEL: 'warn',
     });
     expect(config).toMatchObject({
@@ -261,7 +276,7 @@ describe('loadConfig', () => {
       twilio: { accountSid: 'AC123', authToken: 'secret', from: '+15005550006', apiUrl: undefined },
       maxUsers: 100,
       session: { idleHours: 2, maxDays: 1.5 },
-      trustProxy: true,
+      trustProxy: 2,
       logLevel: 'warn',
     });
   });
@@ -282,5 +297,161 @@ describe('loadConfig', () => {
       /OTP_STARTS_PER_IP must be a whole number from 1/,
     );
     expect(() => loadConfig({ DATA_DIR: dataDir, OTP_VERIFIES_PER_IP: 'many' })).toThrow(ConfigError);
+  });
+
+  describe('TRUST_PROXY', () => {
+    it.each([
+      [undefined, false],
+      ['false', false],
+      ['1', 1],
+      ['3', 3],
+      ['10.0.0.1', ['10.0.0.1']],
+      [' 10.0.0.0/8 , fd00::/8,loopback ', ['10.0.0.0/8', 'fd00::/8', 'loopback']],
+      ['192.0.2.7/32,2001:db8::1', ['192.0.2.7/32', '2001:db8::1']],
+    ])('reads %j as %j', (text, trustProxy) => {
+      expect(
+        loadConfig({ DATA_DIR: dataDir, ...(text === undefined ? {} : { TRUST_PROXY: text }) }).trustProxy,
+      ).toEqual(trustProxy);
+    });
+
+    it('refuses true, saying what to write instead', () => {
+      expect(() => loadConfig({ DATA_DIR: dataDir, TRUST_PROXY: 'true' })).toThrow(
+        new ConfigError(
+          'TRUST_PROXY=true trusts any X-Forwarded-For a client writes, so every per-IP limit could be dodged; ' +
+            'set the number of proxies in front of Dial (TRUST_PROXY=1) or their addresses ' +
+            '(TRUST_PROXY=10.0.0.0/8, or several separated by commas).',
+        ),
+      );
+    });
+
+    it.each([
+      '0',
+      '101',
+      '-1',
+      '1.5',
+      'yes',
+      'TRUE',
+      '10.0.0',
+      '10.0.0.0/33',
+      '::1/129',
+      '10.0.0.0/8/1',
+      'proxy.internal',
+      '10.0.0.1,',
+      '10.0.0.1/',
+    ])('refuses %j with a message naming TRUST_PROXY and what to write', (text) => {
+      expect(() => parseTrustProxy(text)).toThrow(ConfigError);
+      expect(() => parseTrustProxy(text)).toThrow(/^TRUST_PROXY .*\(TRUST_PROXY=1\) or their addresses/);
+    });
+  });
+
+  describe('HOST in development (the dev outbox shows every sign-in code)', () => {
+    it.each(['127.0.0.1', 'localhost', '127.0.0.2', '::1', '[::1]', '0:0:0:0:0:0:0:1'])(
+      'listens on the loopback interface %s',
+      (host) => {
+        expect(loadConfig({ DATA_DIR: dataDir, HOST: host }).host).toBe(host);
+      },
+    );
+
+    it.each(['0.0.0.0', '::', '192.168.1.20', '10.0.0.5', 'fe80::1', '::ffff:10.0.0.1', 'my-laptop.local'])(
+      'refuses %s, naming NODE_ENV=production and DEV_ALLOW_REMOTE',
+      (host) => {
+        expect(() => loadConfig({ DATA_DIR: dataDir, HOST: host })).toThrow(
+          expect.objectContaining({
+            name: 'ConfigError',
+            message: expect.stringMatching(
+              new RegExp(
+                `^HOST=${host.replaceAll('.', '\\.')} would let other machines reach this development server.*` +
+                  '/dev/outbox.*NODE_ENV=production.*DEV_ALLOW_REMOTE=true',
+              ),
+            ),
+          }),
+        );
+      },
+    );
+
+    it('listens on any interface with DEV_ALLOW_REMOTE=true', () => {
+      const config = loadConfig({ DATA_DIR: dataDir, HOST: '0.0.0.0', DEV_ALLOW_REMOTE: 'true' });
+      expect(config).toMatchObject({ host: '0.0.0.0', devAllowRemote: true, environment: 'development' });
+    });
+
+    it('leaves HOST to the operator in production and in test', () => {
+      expect(
+        loadConfig({
+          DATA_DIR: dataDir,
+          NODE_ENV: 'production',
+          SHARE_ENCRYPTION_KEY: HEX_KEY,
+          HOST: '0.0.0.0',
+        }).host,
+      ).toBe('0.0.0.0');
+      expect(loadConfig({ DATA_DIR: dataDir, NODE_ENV: 'test', HOST: '::' }).host).toBe('::');
+    });
+
+    it('refuses DEV_ALLOW_REMOTE in production, and anything but true or false', () => {
+      expect(() =>
+        loadConfig({ NODE_ENV: 'production', SHARE_ENCRYPTION_KEY: HEX_KEY, DEV_ALLOW_REMOTE: 'true' }),
+      ).toThrow(/^DEV_ALLOW_REMOTE is for development only/);
+      expect(() => loadConfig({ DATA_DIR: dataDir, DEV_ALLOW_REMOTE: 'yes' })).toThrow(
+        /^DEV_ALLOW_REMOTE must be one of true, false/,
+      );
+    });
+
+    it.each([
+      ['localhost', true],
+      ['127.255.0.9', true],
+      ['::ffff:127.0.0.1', true],
+      ['0.0.0.0', false],
+      ['::', false],
+      ['128.0.0.1', false],
+      ['localhost.example.com', false],
+    ])('isLoopbackHost(%j) is %s', (host, loopback) => {
+      expect(isLoopbackHost(host)).toBe(loopback);
+    });
+  });
+
+  describe('timeouts and the connection cap', () => {
+    it('reads REQUEST_TIMEOUT_SECONDS, HEADERS_TIMEOUT_SECONDS, IDLE_TIMEOUT_SECONDS and MAX_CONNECTIONS', () => {
+      expect(
+        loadConfig({
+          DATA_DIR: dataDir,
+          REQUEST_TIMEOUT_SECONDS: '20',
+          HEADERS_TIMEOUT_SECONDS: '2.5',
+          IDLE_TIMEOUT_SECONDS: '120',
+          MAX_CONNECTIONS: '250',
+        }).http,
+      ).toEqual({
+        requestTimeoutSeconds: 20,
+        headersTimeoutSeconds: 2.5,
+        idleTimeoutSeconds: 120,
+        maxConnections: 250,
+      });
+    });
+
+    it('keeps the headers timeout within a shorter request timeout', () => {
+      expect(loadConfig({ DATA_DIR: dataDir, REQUEST_TIMEOUT_SECONDS: '5' }).http).toMatchObject({
+        requestTimeoutSeconds: 5,
+        headersTimeoutSeconds: 5,
+      });
+      expect(() =>
+        loadConfig({ DATA_DIR: dataDir, REQUEST_TIMEOUT_SECONDS: '5', HEADERS_TIMEOUT_SECONDS: '6' }),
+      ).toThrow(
+        new ConfigError(
+          'HEADERS_TIMEOUT_SECONDS (6) must not be more than REQUEST_TIMEOUT_SECONDS (5): the request timeout covers the headers too.',
+        ),
+      );
+    });
+
+    it.each([
+      ['REQUEST_TIMEOUT_SECONDS', '0'],
+      ['REQUEST_TIMEOUT_SECONDS', 'never'],
+      ['HEADERS_TIMEOUT_SECONDS', '-1'],
+      ['IDLE_TIMEOUT_SECONDS', '0'],
+      ['MAX_CONNECTIONS', '0'],
+      ['MAX_CONNECTIONS', '1.5'],
+      ['MAX_CONNECTIONS', 'unlimited'],
+    ])('refuses %s=%s with a message naming it', (name, value) => {
+      expect(() => loadConfig({ DATA_DIR: dataDir, [name]: value })).toThrow(
+        expect.objectContaining({ name: 'ConfigError', message: expect.stringContaining(name) }),
+      );
+    });
   });
 });
