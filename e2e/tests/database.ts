@@ -33,3 +33,25 @@ export function ageSessions(walletAddress: string, minutes: number): number {
         .run(createdAt, walletAddress).changes,
   );
 }
+
+/** A recovery share as the server's database holds it: what a thief who copies the database gets. */
+export interface StoredRecoveryRow {
+  generation: number;
+  method: string;
+  ciphertext: string;
+  kdf: Record<string, unknown>;
+}
+
+/** The stored recovery share of the wallet at `walletAddress`, read straight from the database. */
+export function readRecoveryShare(walletAddress: string): StoredRecoveryRow | undefined {
+  return withDatabase((db) => {
+    const row = db
+      .prepare(
+        'SELECT generation, method, ciphertext, kdf FROM recovery_shares WHERE user_id = (SELECT user_id FROM wallets WHERE lower(address) = lower(?))',
+      )
+      .get(walletAddress) as
+      | { generation: number; method: string; ciphertext: string; kdf: string }
+      | undefined;
+    return row === undefined ? undefined : { ...row, kdf: JSON.parse(row.kdf) as Record<string, unknown> };
+  });
+}

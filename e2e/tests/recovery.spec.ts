@@ -1,5 +1,5 @@
 import { type BrowserContext, expect, type Page, test } from '@playwright/test';
-import { ageSessions } from './database.js';
+import { ageSessions, readRecoveryShare } from './database.js';
 import { readCode, seenMessages } from './outbox.js';
 import { requestCode, signInWithEmail, snap, uniqueEmail } from './steps.js';
 
@@ -129,6 +129,17 @@ test('a recovery password set up in one browser recovers the wallet in a fresh o
   // scrypt showed its progress while it ran.
   expect(showedProgress(await statuses(), 'Protecting your recovery key')).toBe(true);
   await snap(page, 'recovery-set-up');
+  // The database holds a record that says its key also needs the server's OPRF evaluation of the password.
+  const stored = readRecoveryShare(address);
+  expect(stored).toMatchObject({ generation: 2, method: 'password' });
+  expect(stored?.kdf).toEqual({
+    name: 'scrypt',
+    N: 131_072,
+    r: 8,
+    p: 1,
+    salt: expect.any(String),
+    oprf: 'ristretto255-sha512',
+  });
 
   // A fresh browser context has no IndexedDB: sign in there and recover.
   const fresh: BrowserContext = await browser.newContext();
@@ -137,6 +148,13 @@ test('a recovery password set up in one browser recovers the wallet in a fresh o
     await signInExpectingRecovery(other, email);
     await expect(other.getByText('This browser does not hold your wallet')).toBeVisible();
     await snap(other, 'recovery-screen');
+    // Every password tried goes through the server's OPRF, blinded: only the element is sent.
+    const evaluations: string[] = [];
+    other.on('request', (request) => {
+      if (request.method() === 'POST' && new URL(request.url()).pathname === '/api/wallet/recovery/oprf') {
+        evaluations.push(request.postData() ?? '');
+      }
+    });
 
     await other.getByLabel('Recovery password').fill('plum orchard lantern 43');
     await other.getByRole('button', { name: 'Recover wallet' }).click();
@@ -145,6 +163,9 @@ test('a recovery password set up in one browser recovers the wallet in a fresh o
       { timeout: 60_000 },
     );
     await snap(other, 'recovery-wrong-password');
+    expect(evaluations).toHaveLength(1);
+    expect(Object.keys(JSON.parse(evaluations[0] ?? '{}'))).toEqual(['blindedElement']);
+    expect(evaluations[0]).not.toContain('plum');
 
     await other.getByLabel('Recovery password').fill(PASSWORD);
     const otherStatuses = await recordStatuses(other);
@@ -158,6 +179,12 @@ test('a recovery password set up in one browser recovers the wallet in a fresh o
       'Recovery: recovery password, set up on',
     );
     await snap(other, 'recovery-recovered');
+    // One more evaluation unlocked the share; the new recovery share was protected with the same output.
+    expect(evaluations).toHaveLength(2);
+    const rewrapped = readRecoveryShare(address);
+    expect(rewrapped).toMatchObject({ generation: 3, method: 'password' });
+    expect(rewrapped?.kdf).toMatchObject({ name: 'scrypt', oprf: 'ristretto255-sha512' });
+    expect(rewrapped?.kdf.salt).not.toBe(stored?.kdf.salt);
   } finally {
     await fresh.close();
   }
@@ -218,8 +245,9 @@ test('wrong recovery passwords are limited: after the hour’s tries, the wait i
     const other = await fresh.newPage();
     await signInExpectingRecovery(other, email);
     const alert = other.getByRole('alert');
-    // 10 an hour, counting each fetch of the recovery share and each reported wrong password: 5 tries.
-    for (let attempt = 1; attempt <= 5; attempt++) {
+    // 10 an hour, counting each fetch of the recovery share and each OPRF evaluation of a password
+    // (setting recovery up took one): 4 tries.
+    for (let attempt = 1; attempt <= 4; attempt++) {
       await other.getByLabel('Recovery password').fill(`wrong password ${attempt}`);
       await other.getByRole('button', { name: 'Recover wallet' }).click();
       await expect(alert).toHaveText('That recovery password is not right. Check it and try again.', {

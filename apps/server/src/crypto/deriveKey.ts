@@ -5,6 +5,7 @@ export type KeyPurpose =
   | 'dial/otp'
   | 'dial/auth-share'
   | 'dial/onramp-partner-user-id'
+  | 'dial/recovery-oprf'
   | 'dial/proof-of-work';
 
 /**

@@ -1,3 +1,4 @@
+import { RECOVERY_OPRF_SUITE } from '@dial/core';
 import { type Static, Type } from 'typebox';
 
 /** Standard base64 with its padding. */
@@ -12,7 +13,9 @@ const SaltSchema = Type.String({
 
 /**
  * The KDF parameters a browser may store with a password-protected recovery share. The floors keep a weak
- * setting from being stored (the ciphertext's only defence against offline guessing is the KDF's cost).
+ * setting from being stored: scrypt's cost is what an attacker who also holds the server's key (a stolen
+ * `SHARE_ENCRYPTION_KEY` with the database) still pays per guess, and all that protects records written
+ * before the OPRF (`oprf` absent).
  */
 export const ScryptKdfSchema = Type.Object(
   {
@@ -23,6 +26,14 @@ export const ScryptKdfSchema = Type.Object(
     r: Type.Integer({ minimum: 1, maximum: 16 }),
     p: Type.Integer({ minimum: 1, maximum: 4 }),
     salt: SaltSchema,
+    oprf: Type.Optional(
+      Type.Literal(RECOVERY_OPRF_SUITE, {
+        description:
+          "Present when the key also needs the OPRF output of the password under the user's server-held key " +
+          '(`POST /api/wallet/recovery/oprf`): the key is HKDF over both, so scrypt alone does not open it. ' +
+          'Absent on records stored before Dial hardened passwords; they still open and are re-wrapped.',
+      }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -13,6 +13,7 @@ import { PasswordFields } from './PasswordFields';
 import { createRecoveryPasskey, passkeySupported } from './passkey';
 import { protectWithPrf } from './passkeyKey';
 import { protectWithPassword } from './passwordKey';
+import { hardenPassword } from './passwordOprf';
 import { checkConfirmation, checkNewPassword } from './passwordPolicy';
 import type { ProtectedRecoveryShare, RecoveryMethod } from './recoveryCipher';
 import { prepareRotation } from './rotateShares';
@@ -99,6 +100,8 @@ export default function RecoverySetup({ user, current, onDone, onCancel }: Recov
     ) {
       return;
     }
+    // Wipes the password's OPRF output once the recovery share is protected (or setup failed).
+    let wipe = () => {};
     try {
       let protect: (share: Uint8Array, address: string) => Promise<ProtectedRecoveryShare>;
       if (method === 'passkey') {
@@ -108,8 +111,13 @@ export default function RecoverySetup({ user, current, onDone, onCancel }: Recov
         protect = (share, address) => protectWithPrf(share, address, secret.prfOutput, secret.kdf);
       } else {
         const chosen = passwordRef.current;
+        // The server's half of the key first: it counts against the hour's recovery tries (a stolen
+        // session must not guess through setup), and past them this fails before any work starts.
+        setStep({ kind: 'working', label: 'Protecting your recovery key', fraction: 0 });
+        const oprfOutput = await hardenPassword(chosen);
+        wipe = () => oprfOutput.fill(0);
         protect = (share, address) =>
-          protectWithPassword(share, address, chosen, (fraction) =>
+          protectWithPassword(share, address, chosen, oprfOutput, (fraction) =>
             setStep({ kind: 'working', label: 'Protecting your recovery key', fraction }),
           );
       }
@@ -128,6 +136,8 @@ export default function RecoverySetup({ user, current, onDone, onCancel }: Recov
     } catch (caught) {
       setError(toDialError(caught));
       setStep({ kind: 'form' });
+    } finally {
+      wipe();
     }
   };
 

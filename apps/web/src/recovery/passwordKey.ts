@@ -1,9 +1,10 @@
-import { DialError, decodeShare } from '@dial/core';
+import { DialError, decodeShare, RECOVERY_OPRF_OUTPUT_LENGTH, RECOVERY_OPRF_SUITE } from '@dial/core';
 import {
   decryptRecoveryShare,
   encryptRecoveryShare,
   importAesKey,
   type ProtectedRecoveryShare,
+  type RecoveryKdf,
   randomSalt,
   type ScryptKdf,
 } from './recoveryCipher';
@@ -11,7 +12,9 @@ import { runScrypt } from './runScrypt';
 
 /**
  * scrypt's cost for new recovery passwords: N = 2^17, r = 8, p = 1 (128 MiB, about a second or two in a
- * browser). It is the only thing slowing down someone who guesses passwords against a stolen ciphertext.
+ * browser). Since the OPRF, a stolen ciphertext cannot be guessed against without the server; scrypt is
+ * what still slows down someone who has the server's key too (a stolen `SHARE_ENCRYPTION_KEY` with the
+ * database), and all that protects records written before the OPRF.
  */
 export const SCRYPT_COST = { N: 2 ** 17, r: 8, p: 1 } as const;
 
@@ -39,22 +42,45 @@ const UNUSABLE_KDF =
 /** Receives the KDF's progress, from 0 to 1. */
 export type ProgressListener = (fraction: number) => void;
 
+const OPRF_HKDF_INFO = new TextEncoder().encode('dial-recovery-share/password-oprf/1');
+
+/** Whether the key of a stored record needs the server's OPRF evaluation of the password. */
+export function needsOprf(kdf: RecoveryKdf): boolean {
+  return kdf.name === 'scrypt' && kdf.oprf !== undefined;
+}
+
 /**
- * Derives the AES-256-GCM key of a recovery password with scrypt, in a Web Worker (the page stays
- * responsive and `onProgress` can show how far it is). The password is NFKC-normalized, so the same
+ * Derives the AES-256-GCM key of a recovery password. scrypt runs in a Web Worker (the page stays
+ * responsive and `onProgress` can show how far it is); the password is NFKC-normalized, so the same
  * characters typed on another keyboard give the same key.
+ *
+ * A record with `oprf` (every one Dial writes now) is keyed by HKDF-SHA-256 over BOTH the OPRF output of
+ * the password (from the server, see `hardenPassword`) and scrypt's output, salted with the record's salt:
+ * the database alone (no OPRF key) or the server alone (no scrypt work for the right password) has
+ * nothing to check a guess against. A record without it (written before the OPRF) is keyed by scrypt's
+ * output alone, as it was written.
  *
  * Parameters outside {@link SCRYPT_LIMITS} are refused before scrypt runs.
  *
- * @throws {DialError} `invalid_data` for KDF parameters outside the limits or that this browser cannot run.
+ * @param oprfOutput - The OPRF output of this password; required when the record has `oprf`, ignored
+ * otherwise. Not wiped here (the caller may use it again for the next record).
+ * @throws {DialError} `invalid_data` for KDF parameters outside the limits, that this browser cannot run,
+ * or an OPRF record without its output.
  */
 export async function derivePasswordKey(
   password: string,
   kdf: ScryptKdf,
+  oprfOutput: Uint8Array | null,
   onProgress?: ProgressListener,
 ): Promise<CryptoKey> {
   const refused = checkScryptCost(kdf);
   if (refused !== null) throw new DialError('invalid_data', { message: UNUSABLE_KDF, details: refused });
+  if (kdf.oprf !== undefined && kdf.oprf !== RECOVERY_OPRF_SUITE) {
+    throw new DialError('invalid_data', { message: UNUSABLE_KDF, details: `oprf ${String(kdf.oprf)}` });
+  }
+  if (kdf.oprf !== undefined && oprfOutput?.length !== RECOVERY_OPRF_OUTPUT_LENGTH) {
+    throw new DialError('invalid_data', { details: 'the record needs the OPRF output of the password' });
+  }
   let bytes: Uint8Array;
   try {
     bytes = await runScrypt(
@@ -64,36 +90,68 @@ export async function derivePasswordKey(
   } catch (error) {
     throw new DialError('invalid_data', { details: 'scrypt parameters not usable here', cause: error });
   }
-  return importAesKey(bytes);
+  if (kdf.oprf === undefined || oprfOutput === null) return importAesKey(bytes);
+  return hardenedAesKey(oprfOutput, bytes, decodeShare(kdf.salt));
 }
 
-/** Encrypts a recovery share under a password, with a new random salt and {@link SCRYPT_COST}. */
+/** HKDF-SHA-256 over OPRF output ‖ scrypt output into a non-extractable AES-256-GCM key; wipes the input. */
+async function hardenedAesKey(
+  oprfOutput: Uint8Array,
+  scryptOutput: Uint8Array,
+  salt: Uint8Array,
+): Promise<CryptoKey> {
+  const material = new Uint8Array(oprfOutput.length + scryptOutput.length);
+  material.set(oprfOutput);
+  material.set(scryptOutput, oprfOutput.length);
+  scryptOutput.fill(0);
+  try {
+    const secret = await crypto.subtle.importKey('raw', material, 'HKDF', false, ['deriveKey']);
+    return await crypto.subtle.deriveKey(
+      { name: 'HKDF', hash: 'SHA-256', salt: new Uint8Array(salt), info: OPRF_HKDF_INFO },
+      secret,
+      { name: 'AES-GCM', length: 256 },
+      false,
+      ['encrypt', 'decrypt'],
+    );
+  } finally {
+    material.fill(0);
+  }
+}
+
+/**
+ * Encrypts a recovery share under a password, with a new random salt and {@link SCRYPT_COST}, keyed by
+ * scrypt and the password's OPRF output (`hardenPassword`); the record says so (`oprf`).
+ */
 export async function protectWithPassword(
   share: Uint8Array,
   address: string,
   password: string,
+  oprfOutput: Uint8Array,
   onProgress?: ProgressListener,
   cost: { N: number; r: number; p: number } = SCRYPT_COST,
 ): Promise<ProtectedRecoveryShare> {
-  const kdf: ScryptKdf = { name: 'scrypt', ...cost, salt: randomSalt(16) };
-  const key = await derivePasswordKey(password, kdf, onProgress);
+  const kdf: ScryptKdf = { name: 'scrypt', ...cost, salt: randomSalt(16), oprf: RECOVERY_OPRF_SUITE };
+  const key = await derivePasswordKey(password, kdf, oprfOutput, onProgress);
   return { method: 'password', kdf, ciphertext: await encryptRecoveryShare(share, key, 'password', address) };
 }
 
 /**
- * Decrypts a password-protected recovery share.
+ * Decrypts a password-protected recovery share: with the password's OPRF output when the record needs it
+ * ({@link needsOprf}), with scrypt alone for a record written before the OPRF.
  *
- * @throws {DialError} `wrong_recovery_password`, or `invalid_data` for a KDF Dial does not write.
+ * @throws {DialError} `wrong_recovery_password`, or `invalid_data` for a KDF Dial does not write (or an
+ * OPRF record opened without the OPRF output).
  */
 export async function openWithPassword(
   stored: ProtectedRecoveryShare,
   address: string,
   password: string,
+  oprfOutput: Uint8Array | null,
   onProgress?: ProgressListener,
 ): Promise<Uint8Array> {
   if (stored.method !== 'password' || stored.kdf.name !== 'scrypt') {
     throw new DialError('invalid_data', { details: `cannot open ${stored.method}/${stored.kdf.name}` });
   }
-  const key = await derivePasswordKey(password, stored.kdf, onProgress);
+  const key = await derivePasswordKey(password, stored.kdf, oprfOutput, onProgress);
   return decryptRecoveryShare(stored.ciphertext, key, 'password', address);
 }

@@ -1,7 +1,8 @@
-import { DialError, decodeShare, encodeShare } from '@dial/core';
+import { DialError, decodeShare, deriveRecoveryOprfKey, encodeShare, evaluateRecoveryOprf } from '@dial/core';
 import { describe, expect, it } from 'vitest';
 import { openWithPrf, protectWithPrf } from './passkeyKey';
 import { openWithPassword, protectWithPassword, SCRYPT_COST } from './passwordKey';
+import { hardenPassword } from './passwordOprf';
 import type { PasskeyKdf, ProtectedRecoveryShare } from './recoveryCipher';
 
 const ADDRESS = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
@@ -9,6 +10,23 @@ const OTHER_ADDRESS = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 const PASSWORD = 'correct horse battery staple';
 /** The cheapest cost the server accepts: enough to test the format without waiting for 2^17 each time. */
 const FAST = { N: 2 ** 15, r: 8, p: 1 };
+/** This user's OPRF key, as the server derives it; the evaluation is the server route's own function. */
+const OPRF_KEY = deriveRecoveryOprfKey(crypto.getRandomValues(new Uint8Array(32)), 'user-1');
+const harden = (password: string) =>
+  hardenPassword(password, async (blinded) => evaluateRecoveryOprf(OPRF_KEY, blinded));
+
+async function protectFast(secret: Uint8Array, password: string): Promise<ProtectedRecoveryShare> {
+  return protectWithPassword(secret, ADDRESS, password, await harden(password), undefined, FAST);
+}
+
+/** Opens as the app does: the OPRF output of the password typed, then scrypt. */
+async function open(
+  stored: ProtectedRecoveryShare,
+  password: string,
+  address = ADDRESS,
+): Promise<Uint8Array> {
+  return openWithPassword(stored, address, password, await harden(password));
+}
 
 function share(): Uint8Array {
   return crypto.getRandomValues(new Uint8Array(33));
@@ -34,9 +52,16 @@ describe('recovery password', () => {
   it('round-trips with the real cost (scrypt N=2^17, r=8, p=1), reporting progress up to 1', async () => {
     const secret = share();
     const progress: number[] = [];
-    const stored = await protectWithPassword(secret, ADDRESS, PASSWORD, (f) => progress.push(f));
+    const stored = await protectWithPassword(secret, ADDRESS, PASSWORD, await harden(PASSWORD), (f) =>
+      progress.push(f),
+    );
     expect(stored.method).toBe('password');
-    expect(stored.kdf).toMatchObject({ name: 'scrypt', ...SCRYPT_COST });
+    expect(stored.kdf).toEqual({
+      name: 'scrypt',
+      ...SCRYPT_COST,
+      salt: expect.any(String),
+      oprf: 'ristretto255-sha512',
+    });
     expect(decodeShare((stored.kdf as { salt: string }).salt)).toHaveLength(16);
     // iv (12) + share (33) + tag (16), and the share is not in it in the clear.
     expect(decodeShare(stored.ciphertext)).toHaveLength(12 + 33 + 16);
@@ -44,55 +69,55 @@ describe('recovery password', () => {
     expect(progress.length).toBeGreaterThan(2);
     expect(progress.at(-1)).toBe(1);
 
-    await expect(openWithPassword(stored, ADDRESS, PASSWORD)).resolves.toEqual(secret);
+    await expect(openWithPassword(stored, ADDRESS, PASSWORD, await harden(PASSWORD))).resolves.toEqual(
+      secret,
+    );
   }, 30_000);
 
   it('uses a new salt and IV each time, so the same share and password never give the same ciphertext', async () => {
     const secret = share();
-    const a = await protectWithPassword(secret, ADDRESS, PASSWORD, undefined, FAST);
-    const b = await protectWithPassword(secret, ADDRESS, PASSWORD, undefined, FAST);
+    const a = await protectFast(secret, PASSWORD);
+    const b = await protectFast(secret, PASSWORD);
     expect((a.kdf as { salt: string }).salt).not.toBe((b.kdf as { salt: string }).salt);
     expect(a.ciphertext).not.toBe(b.ciphertext);
   });
 
   it('refuses a wrong password with wrong_recovery_password', async () => {
-    const stored = await protectWithPassword(share(), ADDRESS, PASSWORD, undefined, FAST);
-    await expectWrongPassword(openWithPassword(stored, ADDRESS, 'correct horse battery stapler'));
-    await expectWrongPassword(openWithPassword(stored, ADDRESS, ''));
+    const stored = await protectFast(share(), PASSWORD);
+    await expectWrongPassword(open(stored, 'correct horse battery stapler'));
+    await expectWrongPassword(open(stored, ''));
   });
 
   it('normalizes the password (NFKC): the same characters typed differently unlock it', async () => {
     const secret = share();
-    const stored = await protectWithPassword(secret, ADDRESS, 'ｐａｓｓｗｏｒｄ１２３４', undefined, FAST);
-    await expect(openWithPassword(stored, ADDRESS, 'password1234')).resolves.toEqual(secret);
+    const stored = await protectFast(secret, 'ｐａｓｓｗｏｒｄ１２３４');
+    await expect(open(stored, 'password1234')).resolves.toEqual(secret);
   });
 
   it('refuses a tampered ciphertext, IV or tag', async () => {
-    const stored = await protectWithPassword(share(), ADDRESS, PASSWORD, undefined, FAST);
-    await expectWrongPassword(openWithPassword(flipBit(stored, 0), ADDRESS, PASSWORD)); // IV
-    await expectWrongPassword(openWithPassword(flipBit(stored, 20), ADDRESS, PASSWORD)); // ciphertext
-    await expectWrongPassword(openWithPassword(flipBit(stored, 12 + 33 + 15), ADDRESS, PASSWORD)); // tag
-    await expectWrongPassword(
-      openWithPassword({ ...stored, ciphertext: stored.ciphertext.slice(0, 16) }, ADDRESS, PASSWORD),
-    );
+    const stored = await protectFast(share(), PASSWORD);
+    await expectWrongPassword(open(flipBit(stored, 0), PASSWORD)); // IV
+    await expectWrongPassword(open(flipBit(stored, 20), PASSWORD)); // ciphertext
+    await expectWrongPassword(open(flipBit(stored, 12 + 33 + 15), PASSWORD)); // tag
+    await expectWrongPassword(open({ ...stored, ciphertext: stored.ciphertext.slice(0, 16) }, PASSWORD));
   });
 
   it('binds the ciphertext to the wallet address (additional data): another wallet cannot use it', async () => {
     const secret = share();
-    const stored = await protectWithPassword(secret, ADDRESS, PASSWORD, undefined, FAST);
-    await expectWrongPassword(openWithPassword(stored, OTHER_ADDRESS, PASSWORD));
+    const stored = await protectFast(secret, PASSWORD);
+    await expectWrongPassword(open(stored, PASSWORD, OTHER_ADDRESS));
     // The address's case does not matter (EIP-55 or lower-case).
-    await expect(openWithPassword(stored, ADDRESS.toLowerCase(), PASSWORD)).resolves.toEqual(secret);
+    await expect(open(stored, PASSWORD, ADDRESS.toLowerCase())).resolves.toEqual(secret);
   });
 
   it('does not take a changed salt or cost: the key would differ', async () => {
-    const stored = await protectWithPassword(share(), ADDRESS, PASSWORD, undefined, FAST);
+    const stored = await protectFast(share(), PASSWORD);
     await expectWrongPassword(
-      openWithPassword(
-        { ...stored, kdf: { ...stored.kdf, N: 2 ** 16 } as typeof stored.kdf },
-        ADDRESS,
-        PASSWORD,
-      ),
+      open({ ...stored, kdf: { ...stored.kdf, N: 2 ** 16 } as typeof stored.kdf }, PASSWORD),
+    );
+    const salt = encodeShare(new Uint8Array(16).fill(7));
+    await expectWrongPassword(
+      open({ ...stored, kdf: { ...stored.kdf, salt } as typeof stored.kdf }, PASSWORD),
     );
   });
 });

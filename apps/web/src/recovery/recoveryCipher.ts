@@ -1,4 +1,4 @@
-import { DialError, decodeShare, encodeShare } from '@dial/core';
+import { DialError, decodeShare, encodeShare, type RECOVERY_OPRF_SUITE } from '@dial/core';
 
 /** How the recovery share is protected: a password (scrypt) or a passkey (WebAuthn PRF). */
 export type RecoveryMethod = 'password' | 'passkey';
@@ -10,6 +10,11 @@ export interface ScryptKdf {
   p: number;
   /** Base64. */
   salt: string;
+  /**
+   * The key also needs the server's OPRF evaluation of the password (see `passwordOprf.ts`). Absent on
+   * records written before Dial hardened passwords: their key is scrypt's output alone.
+   */
+  oprf?: typeof RECOVERY_OPRF_SUITE;
 }
 
 export interface PasskeyKdf {

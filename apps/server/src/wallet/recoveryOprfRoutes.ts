@@ -1,0 +1,69 @@
+import {
+  decodeShare,
+  deriveRecoveryOprfKey,
+  encodeShare,
+  evaluateRecoveryOprf,
+  RECOVERY_OPRF_SUITE,
+} from '@dial/core';
+import { Type } from 'typebox';
+import type { AppContext } from '../appContext.js';
+import { errorResponses } from '../http/schemas.js';
+import type { TypedApp } from '../http/typedApp.js';
+import { WALLET_LIMITS } from './walletLimits.js';
+
+/** Base64 of one ristretto255 element: 32 bytes are 44 characters, one `=`. */
+const ElementSchema = Type.String({
+  pattern: '^[A-Za-z0-9+/]{43}=$',
+  description: 'A ristretto255 element (32 bytes), standard base64.',
+});
+
+/**
+ * `POST /api/wallet/recovery/oprf`: the server's half of the OPRF (RFC 9497, ristretto255-SHA512, base
+ * mode) that hardens recovery passwords.
+ *
+ * The browser encrypts a password-protected recovery share under a key made from both scrypt(password)
+ * and the OPRF output of the password under this user's key, which only this server holds (derived from
+ * `SHARE_ENCRYPTION_KEY`, see {@link AppContext.keys}). Whoever steals the database (or a session and the
+ * ciphertext) therefore cannot check a guessed password offline: every guess needs an evaluation here,
+ * and every evaluation counts against the same per-user limit as `GET /api/wallet/recovery`, whether it
+ * is for recovering or for setting recovery up (the server cannot tell them apart, and a stolen session
+ * could otherwise guess through "setup"). The element is blinded: the server learns nothing about the
+ * password, nor the output.
+ */
+export function registerRecoveryOprfRoutes(app: TypedApp, ctx: AppContext): void {
+  app.post(
+    '/api/wallet/recovery/oprf',
+    {
+      preHandler: app.requireUser,
+      schema: {
+        tags: ['wallet'],
+        summary: `Evaluates a blinded recovery password under the signed-in user's OPRF key (${RECOVERY_OPRF_SUITE}, rate-limited).`,
+        description:
+          'RFC 9497 OPRF, base mode, ristretto255-SHA512. The browser blinds its recovery password, this ' +
+          "route multiplies the element by the user's secret key, the browser unblinds and hashes the " +
+          'result into the OPRF output, which it mixes with scrypt to key the recovery share. Each call ' +
+          'counts against the per-user recovery limit shared with `GET /api/wallet/recovery` (429 ' +
+          '`too_many_requests` after it); an element that is not a valid, non-identity ristretto255 ' +
+          'encoding is refused with 400 `invalid_data`.',
+        security: [{ session: [] }],
+        body: Type.Object({ blindedElement: ElementSchema }, { additionalProperties: false }),
+        response: {
+          200: Type.Object({ evaluatedElement: ElementSchema }),
+          ...errorResponses(400, 401, 403, 429, 503),
+        },
+      },
+    },
+    async (request) => {
+      const userId = request.user!.id;
+      // Counted before the element is even read: every request is a guess the caller may check.
+      await ctx.rateLimiter.consume(`recovery:user:${userId}`, WALLET_LIMITS.recoveryPerUser, ctx.now());
+      const blinded = decodeShare(request.body.blindedElement);
+      const key = deriveRecoveryOprfKey(ctx.keys.recoveryOprf, userId);
+      try {
+        return { evaluatedElement: encodeShare(evaluateRecoveryOprf(key, blinded)) };
+      } finally {
+        key.fill(0);
+      }
+    },
+  );
+}

@@ -1,0 +1,37 @@
+import { blindRecoveryPassword, decodeShare, encodeShare, finalizeRecoveryPassword } from '@dial/core';
+import { requestJson } from '../api/client';
+
+/** Sends a blinded element to be evaluated under the signed-in user's OPRF key; returns the answer. */
+export type EvaluateBlinded = (blindedElement: Uint8Array) => Promise<Uint8Array>;
+
+/**
+ * `POST /api/wallet/recovery/oprf`: the server evaluates the blinded password. Counted against the hourly
+ * recovery limit (`too_many_requests` with the wait after it).
+ */
+export async function evaluateOnServer(blindedElement: Uint8Array): Promise<Uint8Array> {
+  const answer = await requestJson<{ evaluatedElement: string }>('POST', '/api/wallet/recovery/oprf', {
+    body: { blindedElement: encodeShare(blindedElement) },
+  });
+  return decodeShare(answer.evaluatedElement);
+}
+
+/**
+ * Hardens a recovery password through the server (RFC 9497 OPRF): the password is blinded here, so the
+ * server sees nothing of it, and the output needs the server's per-user key, so whoever copies the
+ * encrypted recovery share cannot check a guess without asking the server, which counts every guess.
+ *
+ * @returns the 64-byte OPRF output; the caller wipes it when done.
+ * @throws {DialError} `too_many_requests`, `invalid_data` for an answer that is no valid element, or an
+ * API error.
+ */
+export async function hardenPassword(
+  password: string,
+  evaluate: EvaluateBlinded = evaluateOnServer,
+): Promise<Uint8Array> {
+  const { blind, blindedElement } = blindRecoveryPassword(password);
+  try {
+    return finalizeRecoveryPassword(password, blind, await evaluate(blindedElement));
+  } finally {
+    blind.fill(0);
+  }
+}
