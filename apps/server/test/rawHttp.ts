@@ -134,3 +134,57 @@ export function postFrom(
     request.end(payload);
   });
 }
+
+/** A kept-alive connection that sends one request at a time and reads each answer in full. */
+export interface KeptConnection {
+  /** Sends a raw request and resolves with its answer (read up to its Content-Length). */
+  send(text: string): Promise<Pick<RawAnswer, 'status' | 'headers' | 'body'>>;
+  /** Whether the server has closed the connection. */
+  isClosed(): boolean;
+  close(): void;
+}
+
+/** Opens a connection to `port` and keeps it open between requests. */
+export function openConnection(port: number): Promise<KeptConnection> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1');
+    let buffer = '';
+    let closed = false;
+    let waiting: ((answer: Pick<RawAnswer, 'status' | 'headers' | 'body'>) => void) | undefined;
+    const tryAnswer = () => {
+      const end = buffer.indexOf('\r\n\r\n');
+      if (waiting === undefined || end === -1) return;
+      const answer = parseAnswer(buffer);
+      const length = Number(answer.headers['content-length'] ?? 0);
+      if (Buffer.byteLength(answer.body) < length) return;
+      buffer = '';
+      const done = waiting;
+      waiting = undefined;
+      done(answer);
+    };
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => {
+      buffer += chunk;
+      tryAnswer();
+    });
+    socket.on('error', () => {});
+    socket.on('close', () => {
+      closed = true;
+    });
+    socket.once('error', reject);
+    socket.on('connect', () =>
+      resolve({
+        send(text) {
+          return new Promise((done, fail) => {
+            if (closed) return fail(new Error('the connection is closed'));
+            waiting = done;
+            socket.write(text);
+            socket.once('close', () => fail(new Error('the server closed the connection')));
+          });
+        },
+        isClosed: () => closed,
+        close: () => socket.destroy(),
+      }),
+    );
+  });
+}

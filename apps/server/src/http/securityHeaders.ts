@@ -35,13 +35,16 @@ export function contentSecurityPolicy(rpcUrls: AppConfig['rpcUrls'] = {}): strin
 /**
  * Sets the security headers on every answer (API, errors, not-found, static files) in an `onSend` hook,
  * which runs for all of them; and `Cache-Control: no-store` on `/api` and `/dev` answers, which are
- * per-user and must never sit in a shared cache.
+ * per-user and must never sit in a shared cache, and on every error answer (a cached error would outlive
+ * its cause).
  */
 export function registerSecurityHeaders(app: FastifyInstance, config: SecurityHeadersConfig): void {
   const headers = securityHeaders(config);
   app.addHook('onSend', async (request, reply, payload) => {
     reply.headers(headers);
-    if (/^\/(api|dev)(\/|\?|$)/.test(request.url)) reply.header('cache-control', 'no-store');
+    if (/^\/(api|dev)(\/|\?|$)/.test(request.url) || reply.statusCode >= 400) {
+      reply.header('cache-control', 'no-store');
+    }
     return payload;
   });
 }
