@@ -1,10 +1,13 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { COINBASE_ONRAMP_PAY_URL, DEFAULT_ONRAMP_OFFERS } from '@dial/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseTrustProxy } from '../src/config.js';
 import { DIALECTS, dialectLabel, useTestDatabase } from './databases.js';
 import { listenOnLoopback, postFrom } from './rawHttp.js';
-import { createTestApp } from './testApp.js';
+import { createTestApp, ORIGIN, PHONE } from './testApp.js';
+import { registerWallet } from './walletProof.js';
 
 /** Loopback addresses of their own, so the app can tell the proxy from the clients behind it. */
 const PROXY_ADDRESS = '127.0.0.2';
@@ -47,17 +50,20 @@ async function startAppendingProxy(appPort: number): Promise<{ port: number; clo
 
 describe.each(DIALECTS)('X-Forwarded-For behind a proxy that appends the client address (%s)', (dialect) => {
   const db = useTestDatabase(dialect);
-  const proxies: Array<{ close(): Promise<void> }> = [];
+  const servers: Array<{ close(): Promise<void> }> = [];
   afterEach(async () => {
-    while (proxies.length > 0) await proxies.pop()?.close();
+    while (servers.length > 0) await servers.pop()?.close();
   });
 
   /** The app on a real port with TRUST_PROXY as given, and the appending proxy in front of it. */
-  async function appBehindProxy(trustProxy: string) {
-    const t = await createTestApp(db(), { config: { trustProxy: parseTrustProxy(trustProxy) } });
+  async function appBehindProxy(trustProxy: string, config: Parameters<typeof createTestApp>[1] = {}) {
+    const t = await createTestApp(db(), {
+      ...config,
+      config: { ...config.config, trustProxy: parseTrustProxy(trustProxy) },
+    });
     const appPort = await listenOnLoopback(t.app);
     const proxy = await startAppendingProxy(appPort);
-    proxies.push(proxy);
+    servers.push(proxy);
     return { t, appPort, proxyPort: proxy.port };
   }
 
@@ -117,4 +123,61 @@ describe.each(DIALECTS)('X-Forwarded-For behind a proxy that appends the client 
     );
     expect(other.status).toBe(429);
   });
+
+  it.each(['1', PROXY_ADDRESS])(
+    `TRUST_PROXY=%s: the Coinbase on-ramp is sent the client's real address as clientIp (${dialectLabel(dialect)})`,
+    async (trustProxy) => {
+      // Coinbase's token API, reduced to what this test reads: the body it is sent.
+      const bodies: Array<{ clientIp?: string }> = [];
+      const coinbase = createServer((incoming, outgoing) => {
+        let text = '';
+        incoming.on('data', (chunk) => {
+          text += chunk;
+        });
+        incoming.on('end', () => {
+          bodies.push(JSON.parse(text));
+          outgoing.writeHead(200, { 'content-type': 'application/json' });
+          outgoing.end(JSON.stringify({ token: 'cb-session-token', channel_id: '' }));
+        });
+      });
+      await new Promise<void>((resolve) => coinbase.listen(0, '127.0.0.1', resolve));
+      servers.push({ close: () => new Promise((resolve) => coinbase.close(() => resolve())) });
+      const secret = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({
+        type: 'sec1',
+        format: 'pem',
+      }) as string;
+      const { t, proxyPort } = await appBehindProxy(trustProxy, {
+        config: {
+          onramp: {
+            provider: 'coinbase',
+            appId: 'dial-test',
+            coinbase: {
+              keyId: 'organizations/org-1/apiKeys/key-1',
+              keySecret: secret,
+              projectId: 'project-42',
+              apiUrl: `http://127.0.0.1:${(coinbase.address() as AddressInfo).port}/onramp`,
+              payUrl: COINBASE_ONRAMP_PAY_URL,
+            },
+            offers: DEFAULT_ONRAMP_OFFERS,
+            btcAddress: null,
+            solAddress: null,
+          },
+        },
+      });
+      const { token } = await t.signIn('sms', PHONE);
+      expect((await registerWallet(t, token)).response.statusCode).toBe(201);
+
+      const response = await postFrom(
+        proxyPort,
+        '/api/onramp/session',
+        { asset: 'USDC', network: 'base', amount: '10', experience: 'buy' },
+        {
+          localAddress: ATTACKER_ADDRESS,
+          headers: { cookie: `dial_session=${token}`, origin: ORIGIN, 'x-forwarded-for': '203.0.113.9' },
+        },
+      );
+      expect(response.status).toBe(200);
+      expect(bodies.map((body) => body.clientIp)).toEqual([ATTACKER_ADDRESS]);
+    },
+  );
 });
