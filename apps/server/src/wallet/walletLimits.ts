@@ -4,11 +4,13 @@ import type { WindowLimit } from '../auth/otpPolicy.js';
  * Rate limits of the wallet routes, per hour (no longer than the longest sign-in window, which is what
  * `sweepExpiredRows` keeps rate-limit rows for).
  *
- * Recovery: the recovery share is encrypted in the browser under a key stretched from the user's password
- * by a strong KDF (its parameters are stored with it), which is what protects it against offline guessing
- * by whoever obtains the ciphertext. The server limit is against online guessing on a stolen session: each
- * `GET /api/wallet/recovery` hands out the ciphertext, and each wrong password the browser reports
- * (`POST /api/wallet/recovery/failed`) counts against the same per-user budget.
+ * Recovery: the recovery share is encrypted in the browser under a key made from both scrypt(password) and
+ * the OPRF output of the password under the user's server-held key (`POST /api/wallet/recovery/oprf`), so
+ * whoever obtains the ciphertext (a stolen session, a copy of the database) cannot check a guess offline:
+ * each guess needs an evaluation here. This limit is what bounds those guesses: every evaluation (setup or
+ * recovery alike), every `GET /api/wallet/recovery` (it hands out the ciphertext) and every wrong password
+ * the browser reports for an older scrypt-only record (`POST /api/wallet/recovery/failed`) counts against
+ * the same per-user budget.
  *
  * Challenges: each `POST /api/wallet/challenge` stores a row until it is used or expires, so they are
  * limited per user.
