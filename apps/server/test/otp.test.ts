@@ -1,5 +1,7 @@
+import { ERROR_CATALOGUE } from '@dial/core';
 import { describe, expect, it } from 'vitest';
 import { DeliveryError, type MessageTransport } from '../src/delivery/index.js';
+import { challengeOf, newDevice, solveProof } from './browsers.js';
 import { DIALECTS, dialectLabel, useTestDatabase } from './databases.js';
 import { createTestApp, PHONE } from './testApp.js';
 
@@ -92,32 +94,74 @@ describe.each(DIALECTS)('one-time codes on %s', (dialect) => {
       expect(t.transport.sent).toHaveLength(2);
     });
 
-    it('sends one code when several starts for one address race', async () => {
+    it('sends one code when several starts from one browser for one address race', async () => {
       const t = await createTestApp(db());
+      const device = newDevice();
       const answers = await Promise.all(
-        Array.from({ length: 5 }, () => t.post('/api/auth/otp/start', { channel: 'email', to: EMAIL })),
+        Array.from({ length: 5 }, () =>
+          t.post('/api/auth/otp/start', { channel: 'email', to: EMAIL }, { device }),
+        ),
       );
-      expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 429, 429, 429, 429]);
+      // One wins; the others are refused as too early (or, when they passed the cooldown check together and
+      // spent the free codes, asked for a proof of work).
+      const statuses = answers.map((answer) => answer.statusCode);
+      expect(statuses.filter((status) => status === 200)).toHaveLength(1);
+      expect(
+        statuses.filter((status) => status !== 200).every((status) => status === 429 || status === 403),
+      ).toBe(true);
       expect(t.transport.sent).toHaveLength(1);
       const code = t.transport.lastCode(EMAIL);
-      const verify = await t.post('/api/auth/otp/verify', { channel: 'email', to: EMAIL, code });
+      const verify = await t.post('/api/auth/otp/verify', { channel: 'email', to: EMAIL, code }, { device });
       expect(verify.statusCode).toBe(200);
     });
 
-    it('sends at most 5 codes to one address an hour', async () => {
+    it('sends 3 codes an hour to an address for browsers it has not signed in from, then asks for a proof of work', async () => {
       const t = await createTestApp(db());
-      for (let i = 0; i < 5; i++) {
-        await t.requestCode('email', EMAIL);
+      for (let i = 0; i < 3; i++) {
+        await t.requestCode('email', EMAIL, { device: newDevice() });
         t.clock.advance(MINUTE);
       }
-      const sixth = await t.post('/api/auth/otp/start', { channel: 'email', to: EMAIL });
-      expect(sixth.statusCode).toBe(429);
-      expect(sixth.json().error.code).toBe('too_many_requests');
-      // The clock started on the hour and moved 5 minutes: the window ends in 55 minutes.
-      expect(sixth.headers['retry-after']).toBe(String(55 * 60));
-      expect(t.transport.sent).toHaveLength(5);
-      t.clock.advance(55 * MINUTE);
-      expect((await t.post('/api/auth/otp/start', { channel: 'email', to: EMAIL })).statusCode).toBe(200);
+      const fourth = await t.post(
+        '/api/auth/otp/start',
+        { channel: 'email', to: EMAIL },
+        { device: newDevice() },
+      );
+      expect(fourth.statusCode).toBe(403);
+      expect(fourth.json()).toEqual({
+        error: { code: 'proof_of_work_required', message: ERROR_CATALOGUE.proof_of_work_required.message },
+        challenge: {
+          parameters: {
+            algorithm: 'PBKDF2/SHA-256',
+            cost: 5000,
+            data: { subject: expect.stringMatching(/^[0-9a-f]{32}$/) },
+            expiresAt: Math.floor(t.clock.now().getTime() / 1000) + 300,
+            keyLength: 32,
+            keyPrefix: expect.stringMatching(/^[0-9a-f]{32}$/),
+            keySignature: expect.stringMatching(/^[0-9a-f]{64}$/),
+            nonce: expect.stringMatching(/^[0-9a-f]{32}$/),
+            salt: expect.stringMatching(/^[0-9a-f]{32}$/),
+          },
+          signature: expect.stringMatching(/^[0-9a-f]{64}$/),
+        },
+      });
+      expect(t.transport.sent).toHaveLength(3);
+      // A new hour gives new free codes.
+      t.clock.advance(57 * MINUTE);
+      await t.requestCode('email', EMAIL, { device: newDevice() });
+    });
+
+    it('sends a code after the default proof of work is solved the way a browser solves it', async () => {
+      const t = await createTestApp(db());
+      for (let i = 0; i < 3; i++) await t.requestCode('email', EMAIL, { device: newDevice() });
+      const device = newDevice();
+      const asked = await t.post('/api/auth/otp/start', { channel: 'email', to: EMAIL }, { device });
+      const proof = await solveProof(challengeOf(asked));
+      const started = await t.post('/api/auth/otp/start', { channel: 'email', to: EMAIL, proof }, { device });
+      expect(started.statusCode).toBe(200);
+      const code = t.transport.lastCode(EMAIL);
+      expect(
+        (await t.post('/api/auth/otp/verify', { channel: 'email', to: EMAIL, code }, { device })).statusCode,
+      ).toBe(200);
     });
 
     it('accepts at most 20 starts an hour from one IP address', async () => {
@@ -308,23 +352,31 @@ describe.each(DIALECTS)('one-time codes on %s', (dialect) => {
       expect(own.statusCode).toBe(200);
     });
 
-    it('accepts at most 10 verifies for one address in 10 minutes, from any IP address', async () => {
+    it('accepts at most 10 verifies for one address from one browser in 10 minutes, from any IP address', async () => {
       const t = await createTestApp(db());
+      const device = newDevice();
       for (let i = 0; i < 10; i++) {
         const response = await t.post(
           '/api/auth/otp/verify',
           { channel: 'email', to: EMAIL, code: '000000' },
-          { ip: `198.51.100.${i}` },
+          { ip: `198.51.100.${i}`, device },
         );
         expect(response.json().error.code).toBe('code_expired');
       }
       const refused = await t.post(
         '/api/auth/otp/verify',
         { channel: 'email', to: EMAIL, code: '000000' },
-        { ip: '198.51.100.200' },
+        { ip: '198.51.100.200', device },
       );
       expect(refused.statusCode).toBe(429);
       expect(refused.headers['retry-after']).toBe('600');
+      // Another browser (the owner's) is not refused: its code is its own.
+      const other = await t.post(
+        '/api/auth/otp/verify',
+        { channel: 'email', to: EMAIL, code: '000000' },
+        { ip: '198.51.100.201', device: newDevice() },
+      );
+      expect(other.json().error.code).toBe('code_expired');
     });
 
     it('accepts at most 30 verifies from one IP address in 10 minutes', async () => {

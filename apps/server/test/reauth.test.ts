@@ -3,6 +3,7 @@ import { ERROR_CATALOGUE, encodeShare, SHARE_LENGTH } from '@dial/core';
 import type { LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { REAUTH_VALID_SECONDS } from '../src/auth/reauthentication.js';
+import { challengeOf, FAST_PROOF_POLICY, newDevice, solveProof } from './browsers.js';
 import { DIALECTS, useTestDatabase } from './databases.js';
 import { createTestApp, PHONE, type TestApp } from './testApp.js';
 import { registerWallet, signedRotation, testWallet } from './walletProof.js';
@@ -124,6 +125,89 @@ describe.each(DIALECTS)('re-authentication and export on %s', (dialect) => {
       );
     }
     expectError(await t.get('/api/wallet/export', { token }), 403, 'reauthentication_required');
+  });
+
+  it('does not let an anonymous client probe, burn or replace an e-mail user’s pending re-authentication code', async () => {
+    const t = await createTestApp(db());
+    const { token } = await t.signIn('email', EMAIL);
+    t.clock.advance(60_000);
+    const code = await startReauth(t, token, EMAIL);
+    // Re-authentication codes used to be kept as the sign-in code of `reauth:<address>`, which otp/start and
+    // otp/verify accepted from anyone as an e-mail address.
+    const prefixed = `reauth:${EMAIL}`;
+    const anonymous = { device: newDevice(), ip: '203.0.113.66' };
+
+    // Probe: a wrong code must not answer invalid_code ("a code is pending"), and five of them must not
+    // kill the owner's code (burn).
+    for (let attempt = 1; attempt <= 5; attempt++) {
+      const wrong = String((Number(code) + attempt) % 1_000_000).padStart(6, '0');
+      const probed = await t.post(
+        '/api/auth/otp/verify',
+        { channel: 'email', to: prefixed, code: wrong },
+        anonymous,
+      );
+      expect(probed.statusCode).toBe(400);
+      expect(['invalid_email', 'code_expired']).toContain(probed.json().error.code);
+    }
+    // Replace: a sign-in code asked for the prefixed address must not take the owner's code's place.
+    const replaced = await t.post('/api/auth/otp/start', { channel: 'email', to: prefixed }, anonymous);
+    expect([200, 400]).toContain(replaced.statusCode);
+    // The right code does not sign anyone in either.
+    const stolen = await t.post('/api/auth/otp/verify', { channel: 'email', to: prefixed, code }, anonymous);
+    expect(stolen.statusCode).toBe(400);
+    expect(await db().selectFrom('identities').select('value').execute()).toEqual([{ value: EMAIL }]);
+
+    expect((await t.post('/api/auth/reauth/verify', { code }, { token })).statusCode).toBe(200);
+  });
+
+  it('does not let an anonymous client reach a phone user’s re-authentication code either', async () => {
+    const t = await createTestApp(db());
+    const { token } = await t.signIn('sms', PHONE);
+    t.clock.advance(60_000);
+    const code = await startReauth(t, token);
+    const anonymous = { device: newDevice(), ip: '203.0.113.67' };
+    for (const to of [`reauth:${PHONE}`, `reauth:+44 7400 123456`]) {
+      expectError(
+        await t.post('/api/auth/otp/start', { channel: 'sms', to }, anonymous),
+        400,
+        'invalid_phone',
+      );
+      expectError(
+        await t.post('/api/auth/otp/verify', { channel: 'sms', to, code }, anonymous),
+        400,
+        'invalid_phone',
+      );
+    }
+    expect((await t.post('/api/auth/reauth/verify', { code }, { token })).statusCode).toBe(200);
+  });
+
+  it('stores a re-authentication code under purpose reauth and the plain number, never a prefixed identifier', async () => {
+    const t = await createTestApp(db());
+    const { token } = await t.signIn('sms', PHONE);
+    t.clock.advance(60_000);
+    await startReauth(t, token);
+    expect(await db().selectFrom('otp_codes').select(['purpose', 'channel', 'identifier']).execute()).toEqual(
+      [{ purpose: 'reauth', channel: 'sms', identifier: PHONE }],
+    );
+  });
+
+  it('keeps re-authentication codes out of a sign-in flood: a user whose number is flooded still confirms', async () => {
+    const t = await createTestApp(db(), { config: { otp: FAST_PROOF_POLICY } });
+    const { token } = await t.signIn('sms', PHONE);
+    // Someone spends the number's sign-in codes from other browsers, solving proofs of work (before, sign-in
+    // and confirmation codes shared 5 an hour).
+    for (let i = 0; i < 9; i++) {
+      const attacker = { device: newDevice(), ip: `203.0.113.${i}` };
+      let started = await t.post('/api/auth/otp/start', { channel: 'sms', to: PHONE }, attacker);
+      if (started.statusCode === 403) {
+        const proof = await solveProof(challengeOf(started));
+        started = await t.post('/api/auth/otp/start', { channel: 'sms', to: PHONE, proof }, attacker);
+      }
+      expect(started.statusCode).toBe(200);
+    }
+    t.clock.advance(60_000);
+    const code = await startReauth(t, token);
+    expect((await t.post('/api/auth/reauth/verify', { code }, { token })).statusCode).toBe(200);
   });
 
   it('re-authenticates only the session that verified the code', async () => {
