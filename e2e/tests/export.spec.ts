@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { privateKeyToAddress } from 'viem/accounts';
-import { readCode, seenMessages, wrongCode } from './outbox.js';
+import { expectNotice, readCode, seenMessages, wrongCode } from './outbox.js';
 import { signInWithEmail, snap, uniqueEmail } from './steps.js';
 
 test('export shows the private key of this wallet after a confirmation code, hidden until revealed', async ({
@@ -18,6 +18,8 @@ test('export shows the private key of this wallet after a confirmation code, hid
     .click();
   await expect(page.getByRole('heading', { name: 'Export private key' })).toBeVisible();
   await expect(page.getByText('Anyone who has this key controls your wallet')).toBeVisible();
+  // What the code is, said plainly: a confirmation that is recorded and notified, not a lock on the key.
+  await expect(page.getByText('It does not lock your key away')).toBeVisible();
   await snap(page, 'export-warning');
 
   const seen = await seenMessages(page.request, email);
@@ -36,6 +38,8 @@ test('export shows the private key of this wallet after a confirmation code, hid
   await expect(keyBox).toContainText('Hidden');
   await expect(keyBox).not.toContainText('0x');
   await snap(page, 'export-hidden');
+  // The export was recorded and the owner told, by a notice to their own address.
+  await expectNotice(page.request, email, /export/i, seen);
   await page.getByRole('button', { name: 'Reveal' }).click();
   const key = (await keyBox.textContent())?.trim() ?? '';
   expect(key).toMatch(/^0x[0-9a-f]{64}$/);

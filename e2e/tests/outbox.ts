@@ -4,6 +4,8 @@ interface OutboxMessage {
   id: string;
   channel: 'sms' | 'email';
   to: string;
+  subject: string;
+  text: string;
   code?: string;
   createdAt: string;
 }
@@ -26,7 +28,8 @@ export async function readCode(
   await expect
     .poll(
       async () => {
-        const [latest] = await messagesTo(request, to);
+        // Notices (no code) may arrive after a code: the latest message WITH a code is the one to read.
+        const [latest] = (await messagesTo(request, to)).filter((message) => message.code !== undefined);
         code = latest && !seen.includes(latest.id) ? latest.code : undefined;
         return code;
       },
@@ -44,4 +47,22 @@ export async function seenMessages(request: APIRequestContext, to: string): Prom
 /** A six-digit code that is certainly not `code`. */
 export function wrongCode(code: string, offset = 1): string {
   return String((Number(code) + offset) % 1_000_000).padStart(6, '0');
+}
+
+/** Waits for a notice (a message without a code) to `to` that says `pattern`, not one in `seen`. */
+export async function expectNotice(
+  request: APIRequestContext,
+  to: string,
+  pattern: RegExp,
+  seen: readonly string[] = [],
+): Promise<void> {
+  await expect
+    .poll(
+      async () =>
+        (await messagesTo(request, to)).some(
+          (message) => message.code === undefined && !seen.includes(message.id) && pattern.test(message.text),
+        ),
+      { message: `a notice to ${to} matching ${pattern}`, timeout: 10_000 },
+    )
+    .toBe(true);
 }

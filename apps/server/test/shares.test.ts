@@ -600,3 +600,65 @@ describe.each(DIALECTS)('an attacker with one sign-in code but without the key, 
     await expectWalletIntact(t, owner);
   });
 });
+
+describe.each(DIALECTS)('telling the owner on %s', (dialect) => {
+  const db = useTestDatabase(dialect);
+
+  async function events() {
+    return (await db().selectFrom('account_events').select('kind').orderBy('created_at').execute()).map(
+      (row) => row.kind,
+    );
+  }
+
+  /** The messages without a code sent to the owner's phone: the notices. */
+  function notices(t: TestApp) {
+    return t.transport.sent.filter((message) => message.to === PHONE && message.code === undefined);
+  }
+
+  it('records a recovery change and a rotation and sends the owner a notice for each', async () => {
+    const t = await createTestApp(db());
+    const { token } = await userWithWallet(t);
+    const withRecovery = {
+      expectedGeneration: 1,
+      address: ADDRESS,
+      authShare: randomShare(),
+      recovery: passwordRecovery(),
+    };
+    expect((await putShares(t, token, withRecovery)).statusCode).toBe(200);
+    expect(
+      (await putShares(t, token, { expectedGeneration: 2, address: ADDRESS, authShare: randomShare() }))
+        .statusCode,
+    ).toBe(200);
+    expect(await events()).toEqual(['recovery-changed', 'shares-rotated']);
+    const sent = notices(t);
+    expect(sent).toHaveLength(2);
+    for (const notice of sent) expect(notice.text).toMatch(/not you/i);
+  });
+
+  it('sends nothing for a refused change', async () => {
+    const t = await createTestApp(db());
+    const { token } = await userWithWallet(t);
+    const refused = await putShares(
+      t,
+      token,
+      { expectedGeneration: 1, address: ADDRESS, authShare: randomShare() },
+      testWallet(9),
+    );
+    expect(refused.statusCode).toBe(403);
+    expect(await events()).toEqual([]);
+    expect(notices(t)).toEqual([]);
+  });
+
+  it('records an export and tells the owner, after the fresh code', async () => {
+    const t = await createTestApp(db());
+    const { token } = await userWithWallet(t);
+    expectError(await t.get('/api/wallet/export', { token }), 403, 'reauthentication_required');
+    expect(await events()).toEqual([]);
+    expect((await t.post('/api/auth/reauth/start', {}, { token })).statusCode).toBe(200);
+    const code = t.transport.lastCode(PHONE);
+    expect((await t.post('/api/auth/reauth/verify', { code }, { token })).statusCode).toBe(200);
+    expect((await t.get('/api/wallet/export', { token })).statusCode).toBe(200);
+    expect(await events()).toEqual(['key-exported']);
+    expect(notices(t)).toHaveLength(1);
+  });
+});

@@ -5,6 +5,7 @@ import type { AppContext } from '../appContext.js';
 import { requireFreshCode, requireRecentReauth, sessionHashOf } from '../auth/reauthentication.js';
 import { errorResponses } from '../http/schemas.js';
 import type { TypedApp } from '../http/typedApp.js';
+import { notifyOwner } from '../notices/notifyOwner.js';
 import {
   KdfSchema,
   RecoveryCiphertextSchema,
@@ -290,6 +291,13 @@ function registerShareRoutes(app: TypedApp, ctx: AppContext): void {
         },
         ctx.now(),
       );
+      // The owner hears of every change to their keys, so a change they did not make does not go unnoticed.
+      await notifyOwner(
+        ctx,
+        request.user!,
+        body.recovery === undefined ? 'shares-rotated' : 'recovery-changed',
+        request.log,
+      );
       return { address, generation };
     },
   );
@@ -374,6 +382,9 @@ function registerShareRoutes(app: TypedApp, ctx: AppContext): void {
     async (request) => {
       await requireRecentReauth(ctx.db, sessionHashOf(request), ctx.now());
       const wallet = await loadOwnWallet(ctx, request.user!.id);
+      // The gate is a confirmation, not a lock (GET /api/wallet gives the same auth share to the owner's
+      // session): what it adds is that the export is recorded and the owner told.
+      await notifyOwner(ctx, request.user!, 'key-exported', request.log);
       return {
         address: wallet.address,
         authShare: encodeShare(wallet.authShare),
