@@ -75,6 +75,17 @@ describe.each(DIALECTS)('hostile input on %s', (dialect) => {
     expect(t.transport.sent).toHaveLength(0);
   });
 
+  it.each([
+    ['a national number (read as American before)', '2015550123'],
+    ['a national number with its trunk prefix', '07400 123456'],
+  ])(`refuses %s as a phone identifier with 400 invalid_phone (${label})`, async (_name, to) => {
+    const t = await createTestApp(db());
+    const response = await t.post('/api/auth/otp/start', { channel: 'sms', to });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error.code).toBe('invalid_phone');
+    expect(t.transport.sent).toHaveLength(0);
+  });
+
   it(`still reads identifiers as people type them: trimmed, lower-cased, E.164 (${label})`, async () => {
     const t = await createTestApp(db());
     expect(
@@ -83,7 +94,13 @@ describe.each(DIALECTS)('hostile input on %s', (dialect) => {
     expect((await t.post('/api/auth/otp/start', { channel: 'sms', to: '+44 7400 123456' })).statusCode).toBe(
       200,
     );
-    expect(t.transport.sent.map((message) => message.to)).toEqual(['ada@example.com', PHONE]);
+    const withZeros = await t.post('/api/auth/otp/start', { channel: 'sms', to: '0044 7400 987654' });
+    expect(withZeros.statusCode).toBe(200);
+    expect(t.transport.sent.map((message) => message.to)).toEqual([
+      'ada@example.com',
+      PHONE,
+      '+447400987654',
+    ]);
   });
 
   it(`refuses a control character in any text field, key, query parameter or path parameter (${label})`, async () => {

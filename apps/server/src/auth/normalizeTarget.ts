@@ -6,11 +6,16 @@ import type { CodeTarget } from './otpCodes.js';
  * Puts what a person typed in the form Dial stores and compares: a phone number in E.164 (read with
  * `parsePhone`; the web app sends E.164 already), an e-mail address trimmed and lower-cased.
  *
- * @throws {DialError} `invalid_phone` when the number cannot be read or is not valid for its country
- * (`isValidPhone`); `invalid_email` when the address is not plausible.
+ * @throws {DialError} `invalid_phone` when the number is not in international form (`+` or `00` first), cannot
+ * be read or is not valid for its country (`isValidPhone`); `invalid_email` when the address is not a plain
+ * address (`normalizeEmail`).
  */
 export function normalizeTarget(channel: Channel, to: string): CodeTarget {
   if (channel === 'email') return { channel, identifier: normalizeEmail(to) };
+  // An identifier names one number whoever sends it: no national form read in a guessed country.
+  if (!/^\s*(\+|00)/.test(to.normalize('NFKC'))) {
+    throw new DialError('invalid_phone', { details: 'not in international form' });
+  }
   try {
     const phone = parsePhone(to);
     if (isValidPhone(phone)) return { channel, identifier: toE164(phone) };
