@@ -70,6 +70,17 @@ describe('requestJson', () => {
     });
   });
 
+  it('keeps an error answer that carries more than the error (a challenge) as the error’s cause', async () => {
+    const body = {
+      error: { code: 'proof_of_work_required', message: 'Check first.' },
+      challenge: { parameters: { algorithm: 'PBKDF2/SHA-256' }, signature: 'ab' },
+    };
+    stubFetch(async () => json(body, { status: 403 }));
+    const error = await requestJson('POST', '/api/auth/otp/start', { body: {} }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DialError);
+    expect(error).toMatchObject({ code: 'proof_of_work_required', message: 'Check first.', cause: body });
+  });
+
   it('maps an answer without a catalogue error to internal_error', async () => {
     stubFetch(async () => new Response('<html>Bad gateway</html>', { status: 502 }));
     const error = await requestJson('GET', '/api/config').catch((e: unknown) => e);

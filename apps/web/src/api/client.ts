@@ -49,11 +49,16 @@ export async function requestJson<T>(
 function toDialError(response: Response, body: unknown): DialError {
   const error = errorFromBody(body, response.status);
   const retryAfterSeconds = parseRetryAfter(response.headers.get('Retry-After'));
-  if (retryAfterSeconds === undefined) return error;
+  // An answer that carries more than the error (proof_of_work_required's challenge) stays readable as the
+  // error's cause.
+  const carriesMore =
+    typeof body === 'object' && body !== null && Object.keys(body).some((key) => key !== 'error');
+  if (retryAfterSeconds === undefined && !carriesMore) return error;
   return new DialError(error.code, {
     message: error.message,
-    retryAfterSeconds,
     details: `HTTP ${response.status}`,
+    ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
+    ...(carriesMore ? { cause: body } : {}),
   });
 }
 

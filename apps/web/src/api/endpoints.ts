@@ -22,9 +22,13 @@ export function getConfig(signal?: AbortSignal): Promise<AppConfig> {
   return requestJson<AppConfig>('GET', '/api/config', { signal });
 }
 
-/** Sends a one-time code; `to` is an E.164 number or an e-mail address. */
-export function startOtp(channel: OtpChannel, to: string): Promise<OtpStarted> {
-  return requestJson<OtpStarted>('POST', '/api/auth/otp/start', { body: { channel, to } });
+/**
+ * Sends a one-time code; `to` is an E.164 number or an e-mail address; `proof` is a solved proof of work, for
+ * when the server asked for one (`proof_of_work_required`: see `startOtpWithProof`).
+ */
+export function startOtp(channel: OtpChannel, to: string, proof?: string): Promise<OtpStarted> {
+  const body = proof === undefined ? { channel, to } : { channel, to, proof };
+  return requestJson<OtpStarted>('POST', '/api/auth/otp/start', { body });
 }
 
 /** Checks a one-time code and, when it is right, starts a session. */

@@ -40,8 +40,9 @@ export function CodeEntry({ challenge: initial, onVerified, onResent, onBack }: 
     );
   };
 
-  const resendLabel =
-    entry.pending === 'resend'
+  const resendLabel = entry.checking
+    ? 'Checking this browser…'
+    : entry.pending === 'resend'
       ? 'Sending a new code…'
       : secondsLeft > 0
         ? `Resend code in ${secondsLeft}s`

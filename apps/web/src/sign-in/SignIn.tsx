@@ -17,6 +17,8 @@ interface SignInProps {
   fieldError: string | null;
   error: unknown;
   sending: boolean;
+  /** The server asked for a proof of work and this browser is solving it. */
+  checking: boolean;
   fieldRef: RefObject<HTMLInputElement | null>;
 }
 
@@ -32,6 +34,7 @@ export function SignIn({
   fieldError,
   error,
   sending,
+  checking,
   fieldRef,
 }: SignInProps) {
   const submit = (event: FormEvent) => {
@@ -83,8 +86,11 @@ export function SignIn({
           field
         )}
         {error !== null && <ErrorMessage error={error} />}
+        <p className="message" role="status">
+          {checking ? 'Checking this browser… This takes a few seconds.' : ''}
+        </p>
         <button type="submit" className="button button-primary" disabled={sending}>
-          {sending ? 'Sending…' : 'Send code'}
+          {checking ? 'Checking this browser…' : sending ? 'Sending…' : 'Send code'}
         </button>
       </form>
     </Screen>

@@ -42,6 +42,7 @@ export function SignInFlow({ channels, onSignedIn }: SignInFlowProps) {
       fieldError={flow.fieldError}
       error={flow.error}
       sending={flow.sending}
+      checking={flow.checking}
       fieldRef={flow.fieldRef}
     />
   );

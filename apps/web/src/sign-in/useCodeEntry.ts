@@ -1,6 +1,7 @@
 import { useCallback, useState } from 'react';
-import { startOtp, verifyOtp } from '../api/endpoints';
+import { verifyOtp } from '../api/endpoints';
 import type { User } from '../api/types';
+import { startOtpWithProof } from './startOtpWithProof';
 import { useCodeCheck } from './useCodeCheck';
 import type { Challenge } from './useSignInFlow';
 
@@ -16,6 +17,8 @@ export function useCodeEntry(
 ) {
   const [challenge, setChallenge] = useState(initial);
   const [notice, setNotice] = useState('');
+  /** The server asked this browser for a proof of work before resending, and it is being solved. */
+  const [checking, setChecking] = useState(false);
 
   const checkCode = useCallback(
     (candidate: string) => {
@@ -32,7 +35,17 @@ export function useCodeEntry(
     () =>
       run('resend', async () => {
         setNotice('');
-        const started = await startOtp(challenge.started.channel, challenge.started.to);
+        const started = await startOtpWithProof(challenge.started.channel, challenge.started.to, {
+          onChecking: () => {
+            setChecking(true);
+            setNotice('Checking this browser… This takes a few seconds.');
+          },
+        })
+          .catch((error: unknown) => {
+            setNotice('');
+            throw error;
+          })
+          .finally(() => setChecking(false));
         const next = { ...challenge, started, resendAt: Date.now() + started.resendAfterSeconds * 1000 };
         setChallenge(next);
         onResent(next);
@@ -44,5 +57,17 @@ export function useCodeEntry(
   );
 
   const { code, pending, error, needsNewCode, onCodeInput, verify } = check;
-  return { challenge, code, pending, error, notice, needsNewCode, inputRef, onCodeInput, verify, resend };
+  return {
+    challenge,
+    code,
+    pending,
+    checking,
+    error,
+    notice,
+    needsNewCode,
+    inputRef,
+    onCodeInput,
+    verify,
+    resend,
+  };
 }

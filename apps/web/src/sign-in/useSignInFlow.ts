@@ -1,8 +1,8 @@
 import { useCallback, useRef, useState } from 'react';
-import { startOtp } from '../api/endpoints';
 import type { OtpChannel, OtpStarted } from '../api/types';
 import { countryName, initialCountry } from './countryList';
 import { prepareOtpRequest, type SignInDraft } from './prepareOtpRequest';
+import { startOtpWithProof } from './startOtpWithProof';
 
 /** A code was sent: what the code-entry screen needs. */
 export interface Challenge {
@@ -30,6 +30,8 @@ export function useSignInFlow(initialChannel: OtpChannel) {
   const [fieldError, setFieldError] = useState<string | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [sending, setSending] = useState(false);
+  /** The server asked this browser for a proof of work, and it is being solved. */
+  const [checking, setChecking] = useState(false);
   const fieldRef = useRef<HTMLInputElement>(null);
   const sendingRef = useRef(false);
   /** The code last sent (updated on resend), to return to it rather than ask again too soon. */
@@ -74,7 +76,9 @@ export function useSignInFlow(initialChannel: OtpChannel) {
     sendingRef.current = true;
     setSending(true);
     try {
-      const started = await startOtp(request.channel, request.to);
+      const started = await startOtpWithProof(request.channel, request.to, {
+        onChecking: () => setChecking(true),
+      });
       const challenge = {
         started,
         display: request.display,
@@ -87,6 +91,7 @@ export function useSignInFlow(initialChannel: OtpChannel) {
     } finally {
       sendingRef.current = false;
       setSending(false);
+      setChecking(false);
     }
   }, [draft]);
 
@@ -100,5 +105,5 @@ export function useSignInFlow(initialChannel: OtpChannel) {
     setStep({ name: 'form' });
   }, []);
 
-  return { draft, update, step, fieldError, error, sending, sendCode, resent, back, fieldRef };
+  return { draft, update, step, fieldError, error, sending, checking, sendCode, resent, back, fieldRef };
 }
