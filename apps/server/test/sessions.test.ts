@@ -237,7 +237,7 @@ describe.each(DIALECTS)('cross-site request refusal on %s', (dialect) => {
       payload: JSON.stringify(body),
     });
     expect(response.statusCode).toBe(415);
-    expect(response.json().error.code).toBe('invalid_data');
+    expect(response.json().error.code).toBe('unsupported_media_type');
     expect(t.transport.sent).toHaveLength(0);
   });
 });
