@@ -5,12 +5,14 @@ import { type TypeBoxTypeProvider, TypeBoxValidatorCompiler } from '@fastify/typ
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { registerActivityRoutes } from './activity/activityRoutes.js';
+import { startTransferCheckTimer, type TransferCheckTimer } from './activity/transferCheckTimer.js';
 import type { AppContext } from './appContext.js';
 import { chooseTransports } from './auth/chooseTransports.js';
 import { registerOtpRoutes } from './auth/otpRoutes.js';
 import { registerReauthRoutes } from './auth/reauthRoutes.js';
 import { registerSessionRoutes } from './auth/sessionRoutes.js';
 import { registerSessions, SESSION_COOKIE } from './auth/sessions.js';
+import { type ChainReader, createChainReader } from './chain/chainReader.js';
 import { type AppConfig, isLoopbackHost } from './config.js';
 import { deriveKey } from './crypto/deriveKey.js';
 import { createDatabase } from './db/createDatabase.js';
@@ -23,10 +25,10 @@ import { createDatabaseOutboxStore } from './dev/outboxStore.js';
 import { sendFromFaucet } from './devchain/index.js';
 import { registerOriginCheck } from './http/checkOrigin.js';
 import { registerErrorHandling } from './http/errorHandling.js';
+import { httpServerOptions, watchHttpServer } from './http/httpServer.js';
 import { redactUrl } from './http/redactUrl.js';
 import { registerControlCharacterCheck } from './http/refuseControlCharacters.js';
 import { registerSecurityHeaders } from './http/securityHeaders.js';
-import { httpServerOptions, watchHttpServer } from './http/httpServer.js';
 import { serveWebApp } from './http/serveWebApp.js';
 import type { TypedApp } from './http/typedApp.js';
 import { availableOffers } from './onramp/availableOffers.js';
@@ -56,6 +58,10 @@ export interface AppDeps {
   sendFromFaucet?: AppContext['sendFromFaucet'];
   /** Where the JSON log lines go instead of stdout. */
   logStream?: { write(line: string): void };
+  /** Reads the chains instead of a reader over the configured RPCs. */
+  chain?: ChainReader;
+  /** How often this server looks for transfers due for a chain check (default 5 s). */
+  transferCheckIntervalMs?: number;
 }
 
 /** Request bodies are small JSON documents; the JSON-RPC proxy allows more on its own route. */
@@ -124,13 +130,13 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
     // (over-size headers, an unknown method, a timeout, a malformed URL), with the security headers.
     ...httpServerOptions(config),
   }).withTypeProvider<TypeBoxTypeProvider>();
+  watchHttpServer(app, config);
   // TypeBox's own checker: strict types (no coercion of 1 to "1"), exactly what the schemas say.
   app.setValidatorCompiler(TypeBoxValidatorCompiler);
 
   logRedisError = (error) => app.log.error({ err: error }, 'Redis connection failed; reconnecting');
   const rateLimiter: RateLimiter =
     redis === null || config.redis === null
-  watchHttpServer(app, config);
       ? createSqlRateLimiter(db)
       : createRedisRateLimiter(redis, {
           keyPrefix: config.redis.keyPrefix,
@@ -154,9 +160,11 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
     transports: deps.transports ?? chosen.transports,
     outbox,
     sendFromFaucet: deps.sendFromFaucet ?? sendFromFaucet,
+    chain: deps.chain ?? createChainReader(config),
   };
 
   let sweepTimer: NodeJS.Timeout | undefined;
+  let transferChecks: TransferCheckTimer | undefined;
   app.addHook('onReady', async () => {
     sweepTimer = setInterval(() => {
       sweepExpiredRows(db, ctx.now(), config).catch((error: unknown) => {
@@ -164,9 +172,12 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
       });
     }, SWEEP_INTERVAL_MS);
     sweepTimer.unref();
+    transferChecks = startTransferCheckTimer(ctx, app.log, deps.transferCheckIntervalMs);
   });
   app.addHook('onClose', async () => {
     clearInterval(sweepTimer);
+    // Before the database closes: the tick at work finishes first.
+    await transferChecks?.stop();
     chosen.close();
     // Requests have finished by now; destroy() also stops a reconnection in progress.
     redis?.destroy();
@@ -199,6 +210,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
   registerErrorHandling(app, async (request, reply) => webAppFallback?.(request, reply) ?? false);
   registerSecurityHeaders(app, config);
   registerOriginCheck(app, config.allowedOrigins);
+  registerControlCharacterCheck(app);
   registerSessions(app, ctx);
 
   const typed: TypedApp = app;
@@ -210,7 +222,6 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
     redis,
   });
   registerOtpRoutes(typed, ctx);
-  registerControlCharacterCheck(app);
   registerSessionRoutes(typed, ctx);
   registerReauthRoutes(typed, ctx);
   registerWalletRoutes(typed, ctx);
@@ -226,6 +237,14 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
 
   webAppFallback = await serveWebApp(app, config.webDistDir);
 
+  if (config.environment === 'development' && !isLoopbackHost(config.host)) {
+    // loadConfig allows this only with DEV_ALLOW_REMOTE=true.
+    app.log.warn(
+      `HOST=${config.host} (DEV_ALLOW_REMOTE=true): the dev outbox at /dev/outbox shows every sign-in code to ` +
+        'anyone who can reach this port, so anyone on that network can sign in as anyone. Use ' +
+        'NODE_ENV=production for a server others reach.',
+    );
+  }
   if (config.environment === 'production') {
     if (new URL(config.publicUrl).protocol !== 'https:') {
       app.log.warn('PUBLIC_URL is not https: browsers drop the Secure session cookie, so sign-in will fail');
@@ -237,14 +256,6 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
           `RPC_URL_${chainId} is not https: browsers block it from an https page, so reading that chain fails`,
         );
       }
-  if (config.environment === 'development' && !isLoopbackHost(config.host)) {
-    // loadConfig allows this only with DEV_ALLOW_REMOTE=true.
-    app.log.warn(
-      `HOST=${config.host} (DEV_ALLOW_REMOTE=true): the dev outbox at /dev/outbox shows every sign-in code to ` +
-        'anyone who can reach this port, so anyone on that network can sign in as anyone. Use ' +
-        'NODE_ENV=production for a server others reach.',
-    );
-  }
     }
     for (const channel of ['email', 'sms'] as const) {
       if (ctx.transports[channel] === undefined) {

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Hex } from 'viem';
+import type { ChainReader } from './chain/chainReader.js';
 import type { AppConfig } from './config.js';
 import type { Database } from './db/database.js';
 import type { Channel, MessageTransport, OutboxStore } from './delivery/index.js';
@@ -28,4 +29,6 @@ export interface AppContext {
   outbox: OutboxStore;
   /** Sends test ETH from the local chain's faucet (the dev chain's `sendFromFaucet`). */
   sendFromFaucet: (options: SendFromFaucetOptions) => Promise<Hex>;
+  /** Reads transactions from the chains through the configured RPCs (the activity's chain checks). */
+  chain: ChainReader;
 }

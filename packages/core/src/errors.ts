@@ -38,6 +38,8 @@ export type ErrorCode =
   | 'wallet_proof_invalid'
   | 'wallet_proof_expired'
   | 'wallet_address_taken'
+  | 'not_your_transaction'
+  | 'transfer_mismatch'
   | 'proof_of_work_required'
   | 'method_not_allowed'
   | 'request_timeout'
@@ -169,6 +171,16 @@ export const ERROR_CATALOGUE: Readonly<Record<ErrorCode, ErrorSpec>> = {
   wallet_address_taken: {
     status: 409,
     message: 'This wallet is already registered to another Dial account, so it was not added to this one.',
+  },
+  not_your_transaction: {
+    status: 403,
+    message:
+      'The network shows this transaction was sent from another wallet, so it was not added to your activity.',
+  },
+  transfer_mismatch: {
+    status: 400,
+    message:
+      'The network shows this transaction with another recipient, amount or asset, so it was not added to your activity.',
   },
   proof_of_work_required: {
     status: 403,

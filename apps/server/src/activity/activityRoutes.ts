@@ -12,7 +12,9 @@ import type { AppContext } from '../appContext.js';
 import { errorResponses } from '../http/schemas.js';
 import type { TypedApp } from '../http/typedApp.js';
 import { ACTIVITY_LIMITS } from './activityLimits.js';
-import { listActivity, recordTransfer, setTransferStatus } from './transferStore.js';
+import { type CheckOutcome, checkTransfer } from './transferChecks.js';
+import { logOutcome } from './transferCheckTimer.js';
+import { listActivity, loadSentTransfer, recordTransfer } from './transferStore.js';
 
 /** The largest uint256: no amount on an EVM chain is bigger. */
 const MAX_UINT256 = 2n ** 256n - 1n;
@@ -21,13 +23,24 @@ const DEFAULT_PAGE_SIZE = 50;
 const AssetSchema = Type.Enum(['native', 'usdc'], {
   description: "`native`: the chain's own coin (wei); `usdc`: USDC (6-decimal units).",
 });
-const StatusSchema = Type.Enum(['pending', 'confirmed', 'failed']);
+const StatusSchema = Type.Enum(['pending', 'confirmed', 'failed'], {
+  description:
+    '`pending` until the server has read the transaction mined on its chain, then `confirmed` or `failed` ' +
+    "from its receipt. Never what a browser reported: the server reads it through the chain's RPC.",
+});
+/** Transfer ids are lower-case UUIDs (`crypto.randomUUID()`); anything else never reaches SQL. */
+const TransferIdSchema = Type.String({
+  pattern: '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$',
+  maxLength: 36,
+});
 
 const ActivityItemSchema = Type.Object(
   {
     id: Type.String({ format: 'uuid' }),
     direction: Type.Enum(['sent', 'received'], {
-      description: '`sent` by the signed-in user, or `received` by them from another Dial user.',
+      description:
+        '`sent` by the signed-in user, or `received` by them from another Dial user (listed only once the ' +
+        "server has read it on the chain: from that user's wallet, to this one, with this amount).",
     }),
     chainId: Type.Integer(),
     txHash: Type.String({ description: 'The transaction hash, lower-case.' }),
@@ -58,6 +71,28 @@ function checkChain(ctx: AppContext, chainId: number): void {
   throw new DialError('unsupported_chain', { details: `chain ${chainId}` });
 }
 
+/** A USDC transfer can only be checked on a chain whose USDC contract the server knows. */
+function checkAsset(ctx: AppContext, chainId: number, asset: 'native' | 'usdc'): void {
+  if (asset === 'usdc' && ctx.chain.usdcAddress(chainId) === undefined) {
+    throw new DialError('unsupported_chain', {
+      message: 'USDC is not available on that network. Pick another network or asset.',
+      details: `no USDC on chain ${chainId}`,
+    });
+  }
+}
+
+/** The error that tells the sender why the chain made their record go. */
+function droppedError(outcome: Extract<CheckOutcome, { status: 'dropped' }>): DialError {
+  if (outcome.reason === 'not_sender') {
+    return new DialError('not_your_transaction', { details: outcome.details });
+  }
+  if (outcome.reason === 'mismatch') return new DialError('transfer_mismatch', { details: outcome.details });
+  return new DialError('not_found', {
+    message: 'The network does not show this transaction, so it was removed from your activity.',
+    details: outcome.details,
+  });
+}
+
 /** A mixed-case address must carry a valid EIP-55 checksum; stored checksummed. */
 function readAddress(text: string): string {
   if (!isAddress(text, { strict: true }))
@@ -84,17 +119,23 @@ function readPhone(e164: string): string {
 }
 
 /**
- * The user's activity: the transactions they sent and the transfers they received from Dial users.
+ * The user's activity: the transactions they sent and the transfers they received from Dial users, each
+ * checked by the server on its chain.
  *
- * The server does not watch the chains itself: the browser that sends a transaction records it here
- * (`POST /api/activity`, status `pending`) and reports its receipt's status (`PATCH /api/activity/:id`). So
- * the statuses are what the sender's browser saw, and transfers from outside Dial are not listed. A later
- * job can reconcile the rows against the chains (by `chain_id` and `tx_hash`) without changing this API.
+ * The browser that sends a transaction records it here (`POST /api/activity`); from then on nothing the
+ * browser says about it is believed. The server reads the transaction and its receipt through the chain's
+ * RPC (`RPC_URL_<chainId>`, the chain's public RPC, or the local chain): it must be from the sender's
+ * registered wallet, to `to`, of `amount` (the value, or the USDC contract's `Transfer` log), and the
+ * receipt gives `confirmed` or `failed`. A record the chain contradicts is deleted; one the chain does not
+ * show is checked again with backoff (`transferChecks.ts`, a schedule kept in the database that every
+ * server runs), and deleted once the RPC has kept saying it does not know it for an hour. The recipient
+ * sees a transfer only once it is proven.
  *
- * - `POST /api/activity` records a transfer sent from the user's own wallet; the recipient is the Dial user
- *   whose wallet the `to` address is. Recording the same (chain, hash) again is a retry: the same sender
- *   gets the stored row back (200), another user is refused (400 `invalid_data`). Limited per user.
- * - `PATCH /api/activity/:id` sets a pending transfer's final status, by its sender only.
+ * - `POST /api/activity` records a transfer and checks it at once; refused when the chain already shows it
+ *   from another wallet (`not_your_transaction`) or as another transfer (`transfer_mismatch`). Recording
+ *   the same (chain, hash) again is a retry: the same sender gets the stored row back (200). Limited per
+ *   user.
+ * - `PATCH /api/activity/:id` asks for a check now, by its sender only; the answer is what the chain says.
  * - `GET /api/activity` lists it newest first, by pages; nothing in it names a person but by a masked number.
  */
 export function registerActivityRoutes(app: TypedApp, ctx: AppContext): void {
@@ -104,11 +145,14 @@ export function registerActivityRoutes(app: TypedApp, ctx: AppContext): void {
       preHandler: app.requireUser,
       schema: {
         tags: ['activity'],
-        summary: "Records a transaction sent from the signed-in user's wallet, as pending.",
+        summary: "Records a transaction sent from the signed-in user's wallet, and checks it on the chain.",
         description:
-          'The browser records what it sends and then reports the receipt (`PATCH /api/activity/{id}`). 201 ' +
-          'with the new transfer; 200 with the stored one when the same user records the same chain and ' +
-          'hash again (a retry; nothing changes); 400 `invalid_data` when another user recorded it. ' +
+          'The server reads the transaction from its chain at once: 201 with the new transfer, `confirmed` or ' +
+          '`failed` when it is mined and matches, `pending` while it is not mined or not visible yet (checked ' +
+          'again later, with backoff). 200 with the stored one when the same user records the same chain and ' +
+          'hash again (a retry; nothing changes). 403 `not_your_transaction` when the chain shows it sent ' +
+          'from another wallet (or another account already proved it); 400 `transfer_mismatch` when it shows ' +
+          'another recipient, amount or asset; nothing is recorded then. ' +
           `At most ${ACTIVITY_LIMITS.recordsPerUser.max} an hour per user.`,
         security: [{ session: [] }],
         body: Type.Object(
@@ -145,6 +189,7 @@ export function registerActivityRoutes(app: TypedApp, ctx: AppContext): void {
       const { body } = request;
       await ctx.rateLimiter.consume(`activity:user:${userId}`, ACTIVITY_LIMITS.recordsPerUser, ctx.now());
       checkChain(ctx, body.chainId);
+      checkAsset(ctx, body.chainId, body.asset);
       const { item, created } = await recordTransfer(
         ctx.db,
         {
@@ -158,7 +203,11 @@ export function registerActivityRoutes(app: TypedApp, ctx: AppContext): void {
         },
         ctx.now(),
       );
-      return reply.code(created ? 201 : 200).send(item);
+      if (!created) return reply.code(200).send(item);
+      const outcome = await checkTransfer(ctx, item.id, 'due');
+      logOutcome(request.log, item.id, outcome);
+      if (outcome.status === 'dropped') throw droppedError(outcome);
+      return reply.code(201).send(await loadSentTransfer(ctx.db, item.id, userId));
     },
   );
 
@@ -168,22 +217,39 @@ export function registerActivityRoutes(app: TypedApp, ctx: AppContext): void {
       preHandler: app.requireUser,
       schema: {
         tags: ['activity'],
-        summary: "Sets a pending transfer's final status from its receipt, by its sender only.",
+        summary: 'Asks the server to check a pending transfer on its chain now, by its sender only.',
         description:
-          'Setting the status the transfer already has changes nothing (a retry); a final status never ' +
-          "changes (400 `invalid_data`). Another user's transfer is 404 `not_found`.",
+          'A hint, nothing more: the status comes from the chain, never from the body (a `status` in it, ' +
+          'which older clients send, is ignored). 200 with the transfer as the chain now shows it (`pending` ' +
+          'when it is not mined yet or the chain could not be read: it is checked again later). When the ' +
+          'check finds the record contradicted it is deleted and the answer says why: 403 ' +
+          "`not_your_transaction`, 400 `transfer_mismatch`, 404 `not_found`. Another user's transfer is 404 " +
+          '`not_found`. A check counts against a per-user limit of ' +
+          `${ACTIVITY_LIMITS.checksPerUser.max} an hour; a settled transfer is answered without one.`,
         security: [{ session: [] }],
-        params: Type.Object({ id: Type.String({ maxLength: 64 }) }),
-        body: Type.Object({ status: Type.Enum(['confirmed', 'failed']) }, { additionalProperties: false }),
-        response: { 200: ActivityItemSchema, ...errorResponses(400, 401, 403, 404) },
+        params: Type.Object({ id: TransferIdSchema }),
+        body: Type.Object(
+          { status: Type.Optional(Type.Enum(['confirmed', 'failed'], { description: 'Ignored.' })) },
+          { additionalProperties: false },
+        ),
+        response: { 200: ActivityItemSchema, ...errorResponses(400, 401, 403, 404, 429, 503) },
       },
     },
-    async (request) =>
-      setTransferStatus(
-        ctx.db,
-        { id: request.params.id, senderUserId: request.user!.id, status: request.body.status },
+    async (request) => {
+      const userId = request.user!.id;
+      const { id } = request.params;
+      const item = await loadSentTransfer(ctx.db, id, userId);
+      if (item.status !== 'pending') return item;
+      await ctx.rateLimiter.consume(
+        `activity-check:user:${userId}`,
+        ACTIVITY_LIMITS.checksPerUser,
         ctx.now(),
-      ),
+      );
+      const outcome = await checkTransfer(ctx, id, 'hint');
+      logOutcome(request.log, id, outcome);
+      if (outcome.status === 'dropped') throw droppedError(outcome);
+      return loadSentTransfer(ctx.db, id, userId);
+    },
   );
 
   app.get(
@@ -195,7 +261,8 @@ export function registerActivityRoutes(app: TypedApp, ctx: AppContext): void {
         summary:
           "The signed-in user's activity, newest first: transfers they sent and those received from Dial users.",
         description:
-          'Pages of `limit` items strictly older than `before`; pass `nextBefore` as `before` for the next ' +
+          'A received transfer is listed only once the server has proven it on the chain (`confirmed` or ' +
+          '`failed`). Pages of `limit` items strictly older than `before`; pass `nextBefore` as `before` for the next ' +
           'page (`null`: no more). A page may hold more than `limit` items when several share the last ' +
           "item's millisecond, so that none is skipped.",
         security: [{ session: [] }],

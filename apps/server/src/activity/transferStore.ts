@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { DialError, maskIdentifier } from '@dial/core';
-import { type ExpressionBuilder, type Kysely, sql } from 'kysely';
+import { type ExpressionBuilder, type Kysely, type Selectable, sql } from 'kysely';
 import type { Database, TransferAsset, TransferStatus, TransfersTable } from '../db/database.js';
 import { isUniqueViolation } from '../db/isUniqueViolation.js';
 
@@ -37,7 +37,10 @@ export interface NewTransfer {
 }
 
 /** A transfer row with the phone numbers its counterparty is read from (unmasked: never sent as is). */
-type TransferRow = TransfersTable & { sender_phone: string | null; recipient_user_phone: string | null };
+type TransferRow = Selectable<TransfersTable> & {
+  sender_phone: string | null;
+  recipient_user_phone: string | null;
+};
 
 /** The `phone` identity of the user in `column`, as a correlated sub-query (a user has at most one). */
 function phoneOf(
@@ -86,13 +89,16 @@ function toItem(row: TransferRow, viewerId: string): ActivityItem {
 }
 
 /**
- * Records a transfer the user sent from their registered wallet, with the Dial user who owns the `to`
- * address (if any) as its recipient. The (chain, hash) pair is unique: recording it again by the same
- * sender returns the row already stored (a retry), unchanged.
+ * Records a transfer the user says they sent from their registered wallet, as `pending` and due for its
+ * first chain check at once, with the Dial user who owns the `to` address (if any) as its recipient. Each
+ * sender has at most one row per (chain, hash): recording it again returns the row already stored (a
+ * retry), unchanged. Other accounts may hold a pending row for the same hash (a false claim is dropped by
+ * its check, and does not block the real sender); once the chain has proven one account's row, nobody
+ * else can record that hash.
  *
  * @returns The transfer as its sender sees it, and whether this call created it.
- * @throws {DialError} `wallet_not_found` when the sender has no wallet; `invalid_data` when another user
- *   already recorded this transaction.
+ * @throws {DialError} `wallet_not_found` when the sender has no wallet; `not_your_transaction` when the
+ *   chain already proved another account's record of this transaction.
  */
 export async function recordTransfer(
   db: Kysely<Database>,
@@ -105,6 +111,25 @@ export async function recordTransfer(
     .where('user_id', '=', transfer.senderUserId)
     .executeTakeFirst();
   if (wallet === undefined) throw new DialError('wallet_not_found');
+
+  const stored = () =>
+    selectTransfers(db)
+      .where('transfers.chain_id', '=', transfer.chainId)
+      .where('transfers.tx_hash', '=', transfer.txHash)
+      .where('transfers.sender_user_id', '=', transfer.senderUserId)
+      .executeTakeFirst();
+  const existing = await stored();
+  if (existing !== undefined) return { item: toItem(existing, transfer.senderUserId), created: false };
+  const proven = await db
+    .selectFrom('transfers')
+    .select('id')
+    .where('chain_id', '=', transfer.chainId)
+    .where('tx_hash', '=', transfer.txHash)
+    .where('status', '<>', 'pending')
+    .executeTakeFirst();
+  if (proven !== undefined) {
+    throw new DialError('not_your_transaction', { details: 'another account proved this transaction' });
+  }
 
   // Addresses are stored checksummed; compared in lower case all the same, whatever wrote them.
   const recipient = await db
@@ -135,59 +160,40 @@ export async function recordTransfer(
         status: 'pending',
         created_at: at,
         updated_at: at,
+        next_check_at: at,
+        checked_at: null,
+        claimed_until: null,
+        missing_since: null,
       })
       .execute();
   } catch (error) {
+    // The same sender recording the same transaction at the same moment (two tabs, a retry).
     if (!isUniqueViolation(error)) throw error;
-    const existing = await selectTransfers(db)
-      .where('transfers.chain_id', '=', transfer.chainId)
-      .where('transfers.tx_hash', '=', transfer.txHash)
-      .executeTakeFirst();
-    if (existing === undefined) throw error;
-    if (existing.sender_user_id !== transfer.senderUserId) {
-      throw new DialError('invalid_data', {
-        message: 'This transaction was already recorded by another account.',
-        details: 'duplicate transfer of another sender',
-      });
-    }
-    return { item: toItem(existing, transfer.senderUserId), created: false };
+    const raced = await stored();
+    if (raced === undefined) throw error;
+    return { item: toItem(raced, transfer.senderUserId), created: false };
   }
   const row = await selectTransfers(db).where('transfers.id', '=', id).executeTakeFirstOrThrow();
   return { item: toItem(row, transfer.senderUserId), created: true };
 }
 
 /**
- * Sets the final status of a pending transfer, for its sender only. Setting the status it already has is a
- * no-op (a retry); a final status never changes.
+ * One transfer as its sender sees it.
  *
- * @throws {DialError} `not_found` when there is no such transfer or another user sent it; `invalid_data` when
- *   it already has the other final status.
+ * @throws {DialError} `not_found` when there is no such transfer (it may have been dropped) or another user
+ *   sent it.
  */
-export async function setTransferStatus(
+export async function loadSentTransfer(
   db: Kysely<Database>,
-  update: { id: string; senderUserId: string; status: Exclude<TransferStatus, 'pending'> },
-  now: Date,
+  id: string,
+  senderUserId: string,
 ): Promise<ActivityItem> {
-  // Conditional on `pending`, so two reports racing cannot both change it.
-  await db
-    .updateTable('transfers')
-    .set({ status: update.status, updated_at: now.toISOString() })
-    .where('id', '=', update.id)
-    .where('sender_user_id', '=', update.senderUserId)
-    .where('status', '=', 'pending')
-    .execute();
   const row = await selectTransfers(db)
-    .where('transfers.id', '=', update.id)
-    .where('transfers.sender_user_id', '=', update.senderUserId)
+    .where('transfers.id', '=', id)
+    .where('transfers.sender_user_id', '=', senderUserId)
     .executeTakeFirst();
   if (row === undefined) throw new DialError('not_found');
-  if (row.status !== update.status) {
-    throw new DialError('invalid_data', {
-      message: `This transfer is already ${row.status}; its status cannot change.`,
-      details: `transfer status ${row.status} is final`,
-    });
-  }
-  return toItem(row, update.senderUserId);
+  return toItem(row, senderUserId);
 }
 
 /** A page of activity, newest first, and the cursor of the next (older) page. */
@@ -198,8 +204,10 @@ export interface ActivityPage {
 }
 
 /**
- * The user's activity, newest first: the transfers they sent and those whose recipient they are (sent to
- * their wallet by another Dial user). A transfer to oneself is listed once, as sent.
+ * The user's activity, newest first: the transfers they sent (pending ones included: their own claim), and
+ * those sent to their wallet by another Dial user once the chain proved them (confirmed or failed: a
+ * pending one is only someone's word, and is never shown to its recipient). A transfer to oneself is
+ * listed once, as sent.
  *
  * Pagination is by `created_at`: a page holds the transfers strictly older than `before`, and `nextBefore`
  * is the oldest one's time. So that no transfer is skipped when several share that millisecond, a full page
@@ -210,10 +218,7 @@ export async function listActivity(
   userId: string,
   options: { limit: number; before: string | undefined },
 ): Promise<ActivityPage> {
-  const mine = () =>
-    selectTransfers(db).where((eb) =>
-      eb.or([eb('transfers.sender_user_id', '=', userId), eb('transfers.recipient_user_id', '=', userId)]),
-    );
+  const mine = () => selectTransfers(db).where((eb) => visibleTo(eb, userId));
   let query = mine();
   if (options.before !== undefined) query = query.where('transfers.created_at', '<', options.before);
   const rows = await query
@@ -237,11 +242,19 @@ export async function listActivity(
     const older = await db
       .selectFrom('transfers')
       .select('id')
-      .where((eb) => eb.or([eb('sender_user_id', '=', userId), eb('recipient_user_id', '=', userId)]))
-      .where('created_at', '<', last.created_at)
+      .where((eb) => visibleTo(eb, userId))
+      .where('transfers.created_at', '<', last.created_at)
       .limit(1)
       .executeTakeFirst();
     if (older === undefined) return { items: page.map((row) => toItem(row, userId)), nextBefore: null };
   }
   return { items: page.map((row) => toItem(row, userId)), nextBefore: last.created_at };
+}
+
+/** The rows `userId` may see: the ones they sent, and the chain-proven ones sent to them. */
+function visibleTo(eb: ExpressionBuilder<Database, 'transfers'>, userId: string) {
+  return eb.or([
+    eb('transfers.sender_user_id', '=', userId),
+    eb.and([eb('transfers.recipient_user_id', '=', userId), eb('transfers.status', '<>', 'pending')]),
+  ]);
 }

@@ -16,10 +16,10 @@ export interface Database {
   outbox_messages: OutboxMessagesTable;
   transfers: TransfersTable;
   onramp_sessions: OnrampSessionsTable;
-  wallet_challenges: WalletChallengesTable;
   known_devices: KnownDevicesTable;
   proof_of_work_uses: ProofOfWorkUsesTable;
   account_events: AccountEventsTable;
+  wallet_challenges: WalletChallengesTable;
 }
 
 export interface UsersTable {
@@ -126,15 +126,21 @@ export interface OutboxMessagesTable {
 /** What a transfer moved: the chain's native coin or USDC. */
 export type TransferAsset = 'native' | 'usdc';
 
-/** Where a transfer stands, as its sender's browser last reported it. */
+/**
+ * Where a transfer stands, as the server read it from the chain: `pending` until it has seen the
+ * transaction mined, then the receipt's `confirmed` or `failed` (final).
+ */
 export type TransferStatus = 'pending' | 'confirmed' | 'failed';
 
-/** A transaction a Dial user sent, as their browser recorded it (`POST /api/activity`). */
+/**
+ * A transaction a Dial user says they sent (`POST /api/activity`), checked by the server on the chain; a
+ * record the chain contradicts is deleted.
+ */
 export interface TransfersTable {
   id: string;
   sender_user_id: string;
   chain_id: number;
-  /** 0x and 64 hex digits, lower-case; unique with `chain_id`. */
+  /** 0x and 64 hex digits, lower-case; unique with `chain_id` and `sender_user_id`. */
   tx_hash: string;
   /** The sender's registered wallet, EIP-55 checksummed. */
   from_address: string;
@@ -150,6 +156,16 @@ export interface TransfersTable {
   status: TransferStatus;
   created_at: string;
   updated_at: string;
+  /** When the next chain check is due; null once settled. */
+  next_check_at: string | null;
+  /** Chain checks started so far (the backoff grows with it). */
+  check_attempts: Generated<number>;
+  /** When the last chain check started. */
+  checked_at: string | null;
+  /** A server is checking it until then; others leave it alone. */
+  claimed_until: string | null;
+  /** Since when the RPC has answered that it does not know the transaction (null: it does, or not asked). */
+  missing_since: string | null;
 }
 
 /** A session token the on-ramp sandbox issued (`POST /api/onramp/session`), single use, 5 minutes. */

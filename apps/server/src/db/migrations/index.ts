@@ -5,6 +5,7 @@ import * as activity from './0003_activity.js';
 import * as onramp from './0004_onramp.js';
 import * as walletProofs from './0005_wallet_proofs.js';
 import * as codesDevicesNotices from './0006_codes_devices_notices.js';
+import * as transferChecks from './0007_transfer_checks.js';
 
 /**
  * Every migration, by name, in the order they run. A static list rather than a folder read at run time, so
@@ -17,6 +18,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0004_onramp': onramp,
   '0005_wallet_proofs': walletProofs,
   '0006_codes_devices_notices': codesDevicesNotices,
+  '0007_transfer_checks': transferChecks,
 };
 
 /** Kysely's `MigrationProvider` over {@link MIGRATIONS}. */
