@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import type { Chain } from 'viem';
 import { ErrorMessage } from '../ui/ErrorMessage';
 import { ACTIVITY_CHANGED, type Transfer } from './activityApi';
@@ -6,13 +6,10 @@ import { describeTransfer } from './describeTransfer';
 import { statusOf } from './transferStatus';
 import { type ActivityState, useActivity } from './useActivity';
 import { useStatusAnnouncements } from './useStatusAnnouncements';
-import { useVerifications, type Verification } from './useVerifications';
 import './activity.css';
 
 interface ActivityPanelProps {
-  address: `0x${string}`;
   chains: readonly Chain[];
-  usdcOf(chainId: number): `0x${string}` | undefined;
   /**
    * Kept by the screen around the panel: how many transfers it shows, so that when it is shown again (after
    * the send screen) it loads as many.
@@ -22,25 +19,21 @@ interface ActivityPanelProps {
 
 /**
  * "Activity": the transfers sent and received, newest first, with "Show more" and a refresh. A refresh (the
- * button, or this browser recording a transfer) loads the list again as long as it was, keeps it on screen
- * meanwhile, and checks received transfers left unverified once more; one polite live region tells screen
- * readers when a listed transfer settles (pending → confirmed, checking → verified or not).
+ * button, or this browser recording a transfer) loads the list again as long as it was, and keeps it on
+ * screen meanwhile; one polite live region tells screen readers when a listed transfer settles (pending →
+ * confirmed or failed). Statuses are the server's, read on the chain; a received transfer appears once the
+ * server has proven it.
  */
 export function ActivityPanel(props: ActivityPanelProps) {
   const { state, reload, loadMore } = useActivity(props.shownCount);
-  const [round, setRound] = useState(0);
   const items = state.status === 'ready' ? state.items : NO_ITEMS;
-  const verifications = useVerifications(items, props, round);
-  const announcement = useStatusAnnouncements(items, verifications, props.chains);
+  const announcement = useStatusAnnouncements(items, props.chains);
 
-  const refresh = useCallback(() => {
-    setRound((value) => value + 1);
-    void reload();
-  }, [reload]);
   useEffect(() => {
+    const refresh = () => void reload();
     window.addEventListener(ACTIVITY_CHANGED, refresh);
     return () => window.removeEventListener(ACTIVITY_CHANGED, refresh);
-  }, [refresh]);
+  }, [reload]);
 
   const refreshing = state.status === 'ready' && state.refreshing;
   return (
@@ -52,7 +45,7 @@ export function ActivityPanel(props: ActivityPanelProps) {
           className="button button-link"
           aria-disabled={refreshing}
           onClick={() => {
-            if (!refreshing) refresh();
+            if (!refreshing) void reload();
           }}
         >
           Refresh activity
@@ -64,7 +57,6 @@ export function ActivityPanel(props: ActivityPanelProps) {
       <ActivityList
         state={state}
         chains={props.chains}
-        verifications={verifications}
         reload={() => void reload()}
         loadMore={() => void loadMore()}
       />
@@ -75,12 +67,11 @@ export function ActivityPanel(props: ActivityPanelProps) {
 interface ActivityListProps {
   state: ActivityState;
   chains: readonly Chain[];
-  verifications: ReadonlyMap<string, Verification>;
   reload(): void;
   loadMore(): void;
 }
 
-function ActivityList({ state, chains, verifications, reload, loadMore }: ActivityListProps) {
+function ActivityList({ state, chains, reload, loadMore }: ActivityListProps) {
   if (state.status === 'loading') {
     return (
       <p className="hint" role="status">
@@ -104,12 +95,7 @@ function ActivityList({ state, chains, verifications, reload, loadMore }: Activi
     <>
       <ul className="activity-list" aria-label="Transfers">
         {state.items.map((transfer) => (
-          <ActivityItem
-            key={transfer.id}
-            transfer={transfer}
-            chains={chains}
-            verification={verifications.get(transfer.id)}
-          />
+          <ActivityItem key={transfer.id} transfer={transfer} chains={chains} />
         ))}
       </ul>
       {state.moreError !== null && <ErrorMessage error={state.moreError} />}
@@ -132,12 +118,11 @@ const NO_ITEMS: Transfer[] = [];
 interface ActivityItemProps {
   transfer: Transfer;
   chains: readonly Chain[];
-  verification: Verification | undefined;
 }
 
-function ActivityItem({ transfer, chains, verification }: ActivityItemProps) {
+function ActivityItem({ transfer, chains }: ActivityItemProps) {
   const view = describeTransfer(transfer, chains);
-  const status = statusOf(transfer, verification);
+  const status = statusOf(transfer);
   const time = new Date(transfer.createdAt);
   return (
     <li className={`activity-item activity-${transfer.direction}`}>

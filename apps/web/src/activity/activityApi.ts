@@ -17,7 +17,11 @@ export interface Transfer {
   asset: 'native' | 'usdc';
   /** Base units, as a decimal string. */
   amount: string;
-  /** What the sender's browser reported from the receipt: the server does not watch the chains. */
+  /**
+   * What the server read on the chain: `pending` until it has seen the transaction mined, then the
+   * receipt's outcome. A `received` transfer is listed only once the server proved it (from the sender's
+   * wallet, to this one, with this amount), so it is never `pending`.
+   */
   status: 'pending' | 'confirmed' | 'failed';
   createdAt: string;
   /** The other side's number masked to its last four digits ("*7654"), or null. */
@@ -52,14 +56,18 @@ export interface NewTransfer {
   recipientPhone?: string;
 }
 
-/** Records a transaction this browser sent; it starts `pending`. */
+/** Records a transaction this browser sent; the server checks it on the chain at once. */
 export function recordTransfer(transfer: NewTransfer): Promise<Transfer> {
   const { amount, recipientPhone, ...rest } = transfer;
   const body = { ...rest, amount: amount.toString(), ...(recipientPhone ? { recipientPhone } : {}) };
   return requestJson<Transfer>('POST', '/api/activity', { body });
 }
 
-/** Reports the receipt's outcome of a transfer this user sent. */
-export function reportTransferStatus(id: string, status: 'confirmed' | 'failed'): Promise<Transfer> {
-  return requestJson<Transfer>('PATCH', `/api/activity/${encodeURIComponent(id)}`, { body: { status } });
+/**
+ * Asks the server to check a transfer this user sent on its chain now (after this browser saw its receipt),
+ * and answers with its status as the server read it. The server believes nothing the browser says about the
+ * outcome.
+ */
+export function checkTransferNow(id: string): Promise<Transfer> {
+  return requestJson<Transfer>('PATCH', `/api/activity/${encodeURIComponent(id)}`, { body: {} });
 }

@@ -5,7 +5,7 @@ export interface ListedStatus {
   label: string;
   /** The status line, as shown ("Confirmed"). */
   text: string;
-  /** Still in progress ("Pending", "Checking on-chain…"): not worth interrupting anyone for. */
+  /** Still in progress ("Pending"): not worth interrupting anyone for. */
   settling: boolean;
 }
 
@@ -17,9 +17,9 @@ export type StatusMemory = ReadonlyMap<string, string>;
 
 /**
  * What to announce after the list changed, and what to remember for next time. A transfer is announced when
- * it was listed before and now settles on another status (pending → confirmed, checking → verified or not
- * verified). New transfers, moves between in-progress states, and a re-check that ends where it was
- * (not verified → checking → not verified) stay quiet, so a polite live region speaks only of real news.
+ * it was listed before and now settles on another status (pending → confirmed or failed). New transfers,
+ * moves between in-progress states, and a status that ends where it was stay quiet, so a polite live region
+ * speaks only of real news.
  */
 export function statusChanges(
   memory: StatusMemory,

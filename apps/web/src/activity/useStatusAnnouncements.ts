@@ -4,24 +4,19 @@ import type { Transfer } from './activityApi';
 import { describeTransfer } from './describeTransfer';
 import { type StatusMemory, statusChanges } from './statusChanges';
 import { statusOf } from './transferStatus';
-import type { Verification } from './useVerifications';
 
 /**
  * The text for the activity list's one polite live region: which listed transfers just settled on another
  * status (see {@link statusChanges}). Remembers statuses across refreshes, since the list stays mounted.
  */
-export function useStatusAnnouncements(
-  items: readonly Transfer[],
-  verifications: ReadonlyMap<string, Verification>,
-  chains: readonly Chain[],
-): string {
+export function useStatusAnnouncements(items: readonly Transfer[], chains: readonly Chain[]): string {
   const memory = useRef<StatusMemory>(new Map());
   const [announcement, setAnnouncement] = useState('');
 
   useEffect(() => {
     const listed = items.map((transfer) => {
       const view = describeTransfer(transfer, chains);
-      const status = statusOf(transfer, verifications.get(transfer.id));
+      const status = statusOf(transfer);
       return {
         id: transfer.id,
         label: `${view.direction} ${view.amount}, ${view.counterparty}`,
@@ -32,7 +27,7 @@ export function useStatusAnnouncements(
     const { messages, memory: next } = statusChanges(memory.current, listed);
     memory.current = next;
     if (messages.length > 0) setAnnouncement(messages.join('. '));
-  }, [items, verifications, chains]);
+  }, [items, chains]);
 
   return announcement;
 }

@@ -1,12 +1,7 @@
 import { DialError } from '@dial/core';
 import { useCallback, useRef, useState } from 'react';
 import type { Chain, PublicClient } from 'viem';
-import {
-  ACTIVITY_CHANGED,
-  recordTransfer,
-  reportTransferStatus,
-  type Transfer,
-} from '../activity/activityApi';
+import { ACTIVITY_CHANGED, checkTransferNow, recordTransfer, type Transfer } from '../activity/activityApi';
 import { hasEnoughFunds } from './amount';
 import { readSendFunds } from './readSendFunds';
 import { signAndSend } from './sendTransfer';
@@ -37,8 +32,8 @@ export interface SendTransferOptions {
 
 /**
  * "Confirm and send": checks the balances once more (read fresh from the chain, counting transfers still
- * pending), signs and sends, records the transfer in the activity, waits for the receipt and reports its
- * outcome, then reloads the balances.
+ * pending), signs and sends, records the transfer in the activity, waits for the receipt and asks the server
+ * to check it on the chain, then reloads the balances.
  * An error before the transaction is sent leaves nothing sent (`error`, phase back to idle).
  */
 export function useSendTransfer({
@@ -91,7 +86,10 @@ export function useSendTransfer({
   return { progress, error, send, clearError };
 }
 
-/** After the send: record, wait for the receipt, report it. Never throws: the transaction is out. */
+/**
+ * After the send: record, wait for the receipt, ask the server to check it on the chain. Never throws: the
+ * transaction is out.
+ */
 async function follow(
   plan: SendPlan,
   hash: `0x${string}`,
@@ -123,7 +121,8 @@ async function follow(
   const transfer = await recorded;
   if (transfer !== null && outcome !== 'timed-out') {
     try {
-      await reportTransferStatus(transfer.id, outcome);
+      // The server reads the outcome from the chain itself; this only asks it to look now.
+      await checkTransferNow(transfer.id);
     } catch (caught) {
       recordError = caught;
     }

@@ -48,7 +48,6 @@ export function WalletHome({ user, config, address, onSignedOut }: WalletHomePro
   const [sending, setSending] = useState(false);
   // How many transfers the activity list showed, so it opens as long again after the send screen.
   const activityShown = useRef(0);
-  const usdcOf = useCallback((id: number) => getUsdcAddress(id, config.localChain?.usdc), [config]);
 
   if (sending) {
     return (
@@ -126,7 +125,7 @@ export function WalletHome({ user, config, address, onSignedOut }: WalletHomePro
       <AddFundsEntry config={config} address={address} onFunded={() => void refreshBoth()} />
 
       <ReceivePanel address={address} networkName={chain.name} />
-      <ActivityPanel address={address} chains={chains} usdcOf={usdcOf} shownCount={activityShown} />
+      <ActivityPanel chains={chains} shownCount={activityShown} />
       <SecurityPanel />
 
       {signOut.error !== null && <ErrorMessage error={signOut.error} />}
