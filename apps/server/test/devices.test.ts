@@ -47,6 +47,16 @@ describe.each(DIALECTS)('browsers (device cookies) on %s', (dialect) => {
     expect(response.cookies.find((candidate) => candidate.name === DEVICE_COOKIE)?.secure).toBe(true);
   });
 
+  it('sets the device cookie on a proof_of_work_required answer too, so the retry comes from the same browser', async () => {
+    const t = await createTestApp(db());
+    for (let i = 0; i < 3; i++) await t.requestCode('email', EMAIL, { device: newDevice() });
+    const refused = await t.post('/api/auth/otp/start', { channel: 'email', to: EMAIL }, { device: null });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.cookies.find((candidate) => candidate.name === DEVICE_COOKIE)?.value).toMatch(
+      /^[A-Za-z0-9_-]{43}$/,
+    );
+  });
+
   it('keeps a browser’s device cookie, and replaces a made-up one', async () => {
     const t = await createTestApp(db());
     const device = newDevice();
