@@ -29,6 +29,7 @@ describe.each(DIALECTS)('storage on %s', (dialect) => {
     expect(tables).toEqual(
       [
         'account_events',
+        'disputed_wallets',
         'identities',
         'known_devices',
         'onramp_sessions',
@@ -40,6 +41,7 @@ describe.each(DIALECTS)('storage on %s', (dialect) => {
         'sessions',
         'users',
         'transfers',
+        'wallet_challenges',
         'wallets',
       ].sort(),
     );
