@@ -64,8 +64,8 @@ export default function ExportKey({ userId, address, onClose }: ExportKeyProps) 
       </div>
       <p className="hint">
         The code confirms that it is you asking. It does not lock your key away: your key is rebuilt in this
-        browser from the share it holds. Dial records each export and tells you by message, so an export you did
-        not make does not go unnoticed.
+        browser from the share it holds. Dial records each export and tells you by message, so an export you
+        did not make does not go unnoticed.
       </p>
       {step.kind === 'confirm' ? (
         <>
