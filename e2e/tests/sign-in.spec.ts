@@ -125,3 +125,36 @@ test('the country picker works from the keyboard and searches by calling code', 
   await expect(picker).toBeFocused();
   await expect(page.getByLabel('Phone number')).toHaveAttribute('placeholder', /\d/);
 });
+
+test('after strangers spent an address’s free codes, a new browser solves a proof of work and still signs in', async ({
+  page,
+  playwright,
+  baseURL,
+}) => {
+  const email = uniqueEmail('flooded');
+  const start = { data: { channel: 'email', to: email } };
+  // Three strangers (each its own cookie jar: a browser the address never signed in from) take the free codes.
+  for (let stranger = 0; stranger < 3; stranger++) {
+    const client = await playwright.request.newContext({ baseURL });
+    expect((await client.post('/api/auth/otp/start', start)).status()).toBe(200);
+    await client.dispose();
+  }
+  const fourth = await playwright.request.newContext({ baseURL });
+  const refused = await fourth.post('/api/auth/otp/start', start);
+  expect(refused.status()).toBe(403);
+  expect((await refused.json()).error.code).toBe('proof_of_work_required');
+  await fourth.dispose();
+
+  // The owner, on a new browser, is asked for the proof too: the page solves it and the code is sent.
+  const answers: number[] = [];
+  page.on('response', (response) => {
+    if (response.url().endsWith('/api/auth/otp/start')) answers.push(response.status());
+  });
+  await page.goto('/');
+  await page.getByRole('tab', { name: 'Email' }).click();
+  await page.getByLabel('Email address').fill(email);
+  const seen = await requestCode(page, email);
+  expect(answers).toEqual([403, 200]);
+  await snap(page, 'code-entry-after-proof-of-work');
+  await enterCodeAndOpenWallet(page, email, seen);
+});
