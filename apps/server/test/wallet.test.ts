@@ -6,6 +6,7 @@ import {
   randomShare,
   registerWallet as register,
   requestChallenge,
+  signedRegistration,
   signProof,
   type TestWallet,
   testWallet,
@@ -186,24 +187,13 @@ describe.each(DIALECTS)("proof of the wallet's key at registration on %s", (dial
   const db = useTestDatabase(dialect);
 
   /** Signs a registration of `address` + `authShare` with `signer`'s key, over a challenge of this session. */
-  async function signedBody(
+  const signedBody = (
     t: TestApp,
     token: string,
     signer: TestWallet,
     address: string,
     authShare = randomShare(),
-  ) {
-    const proof = await signProof(signer.privateKey, {
-      purpose: 'register-wallet',
-      challenge: await requestChallenge(t, token, 'register-wallet'),
-      userId: await userIdOf(t, token),
-      address,
-      fromGeneration: 0,
-      authShare,
-      recovery: null,
-    });
-    return { address, authShare, proof };
-  }
+  ) => signedRegistration(t, token, signer, address, authShare);
 
   async function walletRows() {
     return db().selectFrom('wallets').select(['user_id', 'address']).execute();

@@ -72,6 +72,29 @@ export async function signProof(
 }
 
 /**
+ * The body of `POST /api/wallet` for `address` and `authShare`, signed by `signer`'s key over a challenge of
+ * this session, as the web app builds it.
+ */
+export async function signedRegistration(
+  t: TestApp,
+  token: string,
+  signer: TestWallet,
+  address: string,
+  authShare: string,
+): Promise<{ address: string; authShare: string; proof: { challenge: string; signature: Hex } }> {
+  const proof = await signProof(signer.privateKey, {
+    purpose: 'register-wallet',
+    challenge: await requestChallenge(t, token, 'register-wallet'),
+    userId: await userIdOf(t, token),
+    address,
+    fromGeneration: 0,
+    authShare,
+    recovery: null,
+  });
+  return { address, authShare, proof };
+}
+
+/**
  * Registers a wallet for the signed-in user the way the web app does: a challenge, the key's signature over
  * the address and auth share, then `POST /api/wallet`. Returns the answer and the auth share sent.
  */
@@ -82,17 +105,8 @@ export async function registerWallet(
 ): Promise<{ response: LightMyRequestResponse; authShare: string; wallet: TestWallet }> {
   const wallet = options.wallet ?? testWallet(1);
   const authShare = options.authShare ?? randomShare();
-  const address = options.address ?? wallet.address;
-  const proof = await signProof(wallet.privateKey, {
-    purpose: 'register-wallet',
-    challenge: await requestChallenge(t, token, 'register-wallet'),
-    userId: await userIdOf(t, token),
-    address,
-    fromGeneration: 0,
-    authShare,
-    recovery: null,
-  });
-  const response = await t.post('/api/wallet', { address, authShare, proof }, { token });
+  const body = await signedRegistration(t, token, wallet, options.address ?? wallet.address, authShare);
+  const response = await t.post('/api/wallet', body, { token });
   return { response, authShare, wallet };
 }
 
