@@ -197,6 +197,77 @@ describe.each(DIALECTS)('activity checked against the chain on %s', (dialect) =>
       expect(await rows()).toEqual([]);
     });
 
+    it('keeps a record older than a day that the RPC does not know (a pruned index), unseen and checked rarely, rather than deleting it', async () => {
+      const t = await chainApp();
+      const { mallory, bob } = await people(t);
+      const created = (
+        await recordTransfer(t, mallory.token, native(madeUpHash(), bob.address, 10n ** 18n))
+      ).json();
+      // Recorded two days ago (before the server read the chain): the node may have pruned its index.
+      const twoDaysAgo = new Date(t.clock.now().getTime() - 2 * 24 * 3_600_000).toISOString();
+      await db()
+        .updateTable('transfers')
+        .set({ created_at: twoDaysAgo })
+        .where('id', '=', created.id)
+        .execute();
+      const deps = checker(t);
+      for (let hour = 0; hour < 3; hour++) {
+        t.clock.advance(60 * 60_000);
+        await runDueTransferChecks(deps);
+      }
+      const [row] = await rows();
+      expect(row).toMatchObject({ status: 'pending' });
+      expect(Date.parse(row!.next_check_at!) - t.clock.now().getTime()).toBe(TRANSFER_CHECKS.maxRetryMs);
+      expect(await received(t, bob)).toEqual([]);
+    });
+
+    it('writes nothing from a check that outlived its claim: the server that claimed the row next decides', async () => {
+      const t = await chainApp();
+      const { mallory, bob } = await people(t);
+      const created = (
+        await recordTransfer(t, mallory.token, native(madeUpHash(), bob.address, 10n ** 18n))
+      ).json();
+      // Missing for over an hour: the next verdict drops it.
+      const longAgo = new Date(t.clock.now().getTime() - 2 * TRANSFER_CHECKS.missingDropMs).toISOString();
+      await db()
+        .updateTable('transfers')
+        .set({ missing_since: longAgo })
+        .where('id', '=', created.id)
+        .execute();
+      // A stalled server claims the row, reads the chain, and stops before it writes…
+      let resume: () => void = () => {};
+      const stalled = new Promise<void>((resolve) => {
+        resume = resolve;
+      });
+      const slow: TransferCheckDeps = {
+        ...checker(t),
+        chain: {
+          usdcAddress: () => undefined,
+          async readTransaction() {
+            await stalled;
+            return { transaction: null, receipt: null };
+          },
+        },
+      };
+      const first = checkTransfer(slow, created.id, 'hint');
+      await vi.waitFor(async () => {
+        expect((await rows())[0]?.check_attempts).toBe(2);
+      });
+      // …its claim runs out, and another server claims the row and is at work on it.
+      t.clock.advance(TRANSFER_CHECKS.claimMs);
+      const takenUntil = new Date(t.clock.now().getTime() + TRANSFER_CHECKS.claimMs).toISOString();
+      await db()
+        .updateTable('transfers')
+        .set({ claimed_until: takenUntil })
+        .where('id', '=', created.id)
+        .execute();
+      resume();
+      await first;
+      expect(await db().selectFrom('transfers').select('claimed_until').execute()).toEqual([
+        { claimed_until: takenUntil },
+      ]);
+    });
+
     it('refuses a real transaction recorded with another amount, recipient or asset with 400 transfer_mismatch', async () => {
       const t = await chainApp();
       const { alice, bob, aliceKey } = await people(t, { usdc: 10n * USDC });

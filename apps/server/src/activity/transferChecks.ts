@@ -26,6 +26,13 @@ export const TRANSFER_CHECKS = Object.freeze({
    * a transaction can take a while to reach the node the server asks.
    */
   missingDropMs: 60 * 60_000,
+  /**
+   * Only a record younger than this is dropped for being missing. An older one (recorded before the server
+   * checked the chain, or long ago) may be missing only because the node prunes its transaction index
+   * (geth keeps about 2.35 million blocks by default): it stays pending, unseen by its recipient, and is
+   * checked at the longest interval, rather than deleted on the node's word.
+   */
+  missingDropMaxAgeMs: 24 * 60 * 60_000,
   /** The most transfers one tick of one server checks. */
   perTick: 20,
 });
@@ -74,10 +81,14 @@ export async function checkTransfer(
   const { db, chain } = deps;
   const claimedAt = deps.now();
   const at = claimedAt.toISOString();
+  // Every write below is conditional on this claim still being ours: a check that outlived its claim
+  // (a stalled process) must not overwrite what the server that claimed the row next decided.
+  const claimedUntil = new Date(claimedAt.getTime() + TRANSFER_CHECKS.claimMs).toISOString();
+  const mine = { id, claimedUntil };
   const claim = await db
     .updateTable('transfers')
     .set((eb) => ({
-      claimed_until: new Date(claimedAt.getTime() + TRANSFER_CHECKS.claimMs).toISOString(),
+      claimed_until: claimedUntil,
       checked_at: at,
       check_attempts: eb('check_attempts', '+', 1),
     }))
@@ -101,6 +112,7 @@ export async function checkTransfer(
       'transfers.amount',
       'transfers.check_attempts',
       'transfers.missing_since',
+      'transfers.created_at',
       'wallets.address as wallet_address',
     ])
     .where('transfers.id', '=', id)
@@ -111,7 +123,7 @@ export async function checkTransfer(
   // The sender's wallet as registered now: a wallet moved out of the registry (a disputed address) proves
   // nothing any more.
   if (row.wallet_address === null || row.wallet_address.toLowerCase() !== row.from_address.toLowerCase()) {
-    return drop(deps, id, 'not_sender', 'the sender has no registered wallet at that address');
+    return drop(deps, mine, 'not_sender', 'the sender has no registered wallet at that address');
   }
 
   let verdict: Verdict;
@@ -131,30 +143,31 @@ export async function checkTransfer(
   } catch (error) {
     if (!(error instanceof ChainReadError)) throw error;
     // Nothing is known: try again later; an RPC that fails never gets a record dropped.
-    await reschedule(deps, id, attempts);
+    await reschedule(deps, mine, attempts);
     return { status: 'pending', chainError: error.message };
   }
 
   switch (verdict.kind) {
     case 'confirmed':
     case 'failed':
-      return settle(deps, id, verdict.kind);
+      return settle(deps, mine, verdict.kind);
     case 'pending':
-      await reschedule(deps, id, attempts, null);
+      await reschedule(deps, mine, attempts, null);
       return { status: 'pending' };
     case 'missing': {
       const now = deps.now();
       const since = row.missing_since ?? now.toISOString();
-      if (now.getTime() - Date.parse(since) >= TRANSFER_CHECKS.missingDropMs) {
-        return drop(deps, id, 'missing', `not on chain ${row.chain_id} since ${since}`);
+      const young = now.getTime() - Date.parse(row.created_at) < TRANSFER_CHECKS.missingDropMaxAgeMs;
+      if (young && now.getTime() - Date.parse(since) >= TRANSFER_CHECKS.missingDropMs) {
+        return drop(deps, mine, 'missing', `not on chain ${row.chain_id} since ${since}`);
       }
-      await reschedule(deps, id, attempts, since);
+      await reschedule(deps, mine, young ? attempts : Number.MAX_SAFE_INTEGER, since);
       return { status: 'pending' };
     }
     case 'not_sender':
-      return drop(deps, id, 'not_sender', 'the transaction was sent from another wallet');
+      return drop(deps, mine, 'not_sender', 'the transaction was sent from another wallet');
     case 'mismatch':
-      return drop(deps, id, 'mismatch', verdict.reason);
+      return drop(deps, mine, 'mismatch', verdict.reason);
   }
 }
 
@@ -185,9 +198,15 @@ export async function runDueTransferChecks(
   return outcomes;
 }
 
+/** A row this server claimed: its id and the `claimed_until` it wrote. */
+interface Claimed {
+  id: string;
+  claimedUntil: string;
+}
+
 async function settle(
   deps: TransferCheckDeps,
-  id: string,
+  claimed: Claimed,
   status: 'confirmed' | 'failed',
 ): Promise<CheckOutcome> {
   try {
@@ -200,22 +219,23 @@ async function settle(
         missing_since: null,
         updated_at: deps.now().toISOString(),
       })
-      .where('id', '=', id)
+      .where('id', '=', claimed.id)
       .where('status', '=', 'pending')
+      .where('claimed_until', '=', claimed.claimedUntil)
       .execute();
   } catch (error) {
     // At most one row per transaction is ever settled (a partial unique index): another account's row for
     // this hash already is, so this one is not the sender's. Only reachable through two accounts with one
     // wallet address, which the wallet registry no longer allows.
     if (!isUniqueViolation(error)) throw error;
-    return drop(deps, id, 'not_sender', 'another account already proved this transaction');
+    return drop(deps, claimed, 'not_sender', 'another account already proved this transaction');
   }
   return { status };
 }
 
 async function reschedule(
   deps: TransferCheckDeps,
-  id: string,
+  claimed: Claimed,
   attempts: number,
   /** `undefined`: leave `missing_since` as it is. */
   missingSince?: string | null,
@@ -228,18 +248,24 @@ async function reschedule(
       claimed_until: null,
       ...(missingSince === undefined ? {} : { missing_since: missingSince }),
     })
-    .where('id', '=', id)
+    .where('id', '=', claimed.id)
     .where('status', '=', 'pending')
+    .where('claimed_until', '=', claimed.claimedUntil)
     .execute();
 }
 
 async function drop(
   deps: TransferCheckDeps,
-  id: string,
+  claimed: Claimed,
   reason: 'not_sender' | 'mismatch' | 'missing',
   details: string,
 ): Promise<CheckOutcome> {
   // Only ever a pending row: a settled transfer was proven by the chain and stays.
-  await deps.db.deleteFrom('transfers').where('id', '=', id).where('status', '=', 'pending').execute();
+  await deps.db
+    .deleteFrom('transfers')
+    .where('id', '=', claimed.id)
+    .where('status', '=', 'pending')
+    .where('claimed_until', '=', claimed.claimedUntil)
+    .execute();
   return { status: 'dropped', reason, details };
 }
