@@ -237,7 +237,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
 
   webAppFallback = await serveWebApp(app, config.webDistDir);
 
-  if (config.environment === 'development' && !isLoopbackHost(config.host)) {
+  if (config.environment !== 'production' && !isLoopbackHost(config.host)) {
     // loadConfig allows this only with DEV_ALLOW_REMOTE=true.
     app.log.warn(
       `HOST=${config.host} (DEV_ALLOW_REMOTE=true): the dev outbox at /dev/outbox shows every sign-in code to ` +

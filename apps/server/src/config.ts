@@ -193,8 +193,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
 
   // PORT: the TCP port to listen on (default 8080).
   const port = integer('PORT', read('PORT'), 8080, 0, 65_535);
-  // HOST: the interface to listen on (default 127.0.0.1, loopback only). In development only a loopback
-  // interface, because the dev outbox publishes every sign-in code, unless DEV_ALLOW_REMOTE=true says so
+  // HOST: the interface to listen on (default 127.0.0.1, loopback only). Outside production (development
+  // and test alike) only a loopback interface, because the dev outbox publishes every sign-in code, unless DEV_ALLOW_REMOTE=true says so
   // explicitly (then buildApp logs a warning). A server others reach runs with NODE_ENV=production.
   const host = read('HOST') ?? '127.0.0.1';
   const devAllowRemote =
@@ -204,7 +204,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       'DEV_ALLOW_REMOTE is for development only (production has no dev outbox): remove it.',
     );
   }
-  if (environment === 'development' && !devAllowRemote && !isLoopbackHost(host)) {
+  if (!production && !devAllowRemote && !isLoopbackHost(host)) {
     throw new ConfigError(
       `HOST=${host} would let other machines reach this development server, whose dev outbox ` +
         '(/dev/outbox) shows every sign-in code to anyone who can open it. Run a server others reach with ' +
@@ -372,13 +372,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   // REQUEST_TIMEOUT_SECONDS (default 30), HEADERS_TIMEOUT_SECONDS (default 10, at most the request timeout),
   // IDLE_TIMEOUT_SECONDS (default 65) and MAX_CONNECTIONS (default 1000): against clients that hold
   // connections open by sending slowly (slow loris) or not at all.
-  const requestTimeoutSeconds = positiveNumber(
+  const requestTimeoutSeconds = timeoutSeconds(
     'REQUEST_TIMEOUT_SECONDS',
     read('REQUEST_TIMEOUT_SECONDS'),
     DEFAULT_HTTP_LIMITS.requestTimeoutSeconds,
   );
   const headersTimeoutText = read('HEADERS_TIMEOUT_SECONDS');
-  const headersTimeoutSeconds = positiveNumber(
+  const headersTimeoutSeconds = timeoutSeconds(
     'HEADERS_TIMEOUT_SECONDS',
     headersTimeoutText,
     Math.min(DEFAULT_HTTP_LIMITS.headersTimeoutSeconds, requestTimeoutSeconds),
@@ -392,7 +392,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const http: HttpLimits = {
     requestTimeoutSeconds,
     headersTimeoutSeconds,
-    idleTimeoutSeconds: positiveNumber(
+    idleTimeoutSeconds: timeoutSeconds(
       'IDLE_TIMEOUT_SECONDS',
       read('IDLE_TIMEOUT_SECONDS'),
       DEFAULT_HTTP_LIMITS.idleTimeoutSeconds,
@@ -514,7 +514,10 @@ function isProxyAddress(entry: string): boolean {
   const family = isIP(address);
   if (family === 0 || rest.length > 0) return false;
   if (prefix === undefined) return true;
-  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+  // A range as wide as /0 (or anything wider than a /8) trusts what clients write, as `true` would: the
+  // addresses of one's own proxies are never that many (the widest private ranges are 10.0.0.0/8, fd00::/8).
+  const [shortest, longest] = family === 4 ? [8, 32] : [8, 128];
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) >= shortest && Number(prefix) <= longest;
 }
 
 /** Coinbase's Onramp API base; the session token endpoint is `<base>/v1/token`. */
@@ -787,6 +790,18 @@ function integer(name: string, text: string | undefined, fallback: number, min: 
     throw new ConfigError(
       `${name} must be a whole number from ${min} to ${max}, not ${JSON.stringify(text)}.`,
     );
+  }
+  return value;
+}
+
+/**
+ * A timeout in seconds that Node's timers keep: at least a millisecond (less rounds to 0, which Node reads
+ * as "no timeout") and below 2^31 ms (more overflows to 1 ms, closing every connection at once).
+ */
+function timeoutSeconds(name: string, text: string | undefined, fallback: number): number {
+  const value = positiveNumber(name, text, fallback);
+  if (value < 0.001 || value * 1000 > 2_147_483_647) {
+    throw new ConfigError(`${name} must be from 0.001 to 2147483 seconds, not ${JSON.stringify(text)}.`);
   }
   return value;
 }

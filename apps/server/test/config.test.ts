@@ -334,6 +334,10 @@ describe('loadConfig', () => {
       '10.0.0',
       '10.0.0.0/33',
       '::1/129',
+      '0.0.0.0/0',
+      '::/0',
+      '10.0.0.0/7',
+      'fc00::/7',
       '10.0.0.0/8/1',
       'proxy.internal',
       '10.0.0.1,',
@@ -374,7 +378,7 @@ describe('loadConfig', () => {
       expect(config).toMatchObject({ host: '0.0.0.0', devAllowRemote: true, environment: 'development' });
     });
 
-    it('leaves HOST to the operator in production and in test', () => {
+    it('leaves HOST to the operator in production only: NODE_ENV=test has the dev outbox too', () => {
       expect(
         loadConfig({
           DATA_DIR: dataDir,
@@ -383,7 +387,12 @@ describe('loadConfig', () => {
           HOST: '0.0.0.0',
         }).host,
       ).toBe('0.0.0.0');
-      expect(loadConfig({ DATA_DIR: dataDir, NODE_ENV: 'test', HOST: '::' }).host).toBe('::');
+      expect(() => loadConfig({ DATA_DIR: dataDir, NODE_ENV: 'test', HOST: '::' })).toThrow(
+        /^HOST=:: would let other machines reach/,
+      );
+      expect(
+        loadConfig({ DATA_DIR: dataDir, NODE_ENV: 'test', HOST: '::', DEV_ALLOW_REMOTE: 'true' }).host,
+      ).toBe('::');
     });
 
     it('refuses DEV_ALLOW_REMOTE in production, and anything but true or false', () => {
@@ -445,6 +454,8 @@ describe('loadConfig', () => {
       ['REQUEST_TIMEOUT_SECONDS', 'never'],
       ['HEADERS_TIMEOUT_SECONDS', '-1'],
       ['IDLE_TIMEOUT_SECONDS', '0'],
+      ['REQUEST_TIMEOUT_SECONDS', '0.0001'],
+      ['IDLE_TIMEOUT_SECONDS', '3000000'],
       ['MAX_CONNECTIONS', '0'],
       ['MAX_CONNECTIONS', '1.5'],
       ['MAX_CONNECTIONS', 'unlimited'],
