@@ -33,7 +33,14 @@ function passwordRecovery() {
   return {
     method: 'password' as const,
     ciphertext: randomBytes(61).toString('base64'),
-    kdf: { name: 'scrypt', N: 131_072, r: 8, p: 1, salt: randomBytes(16).toString('base64') },
+    kdf: {
+      name: 'scrypt',
+      N: 131_072,
+      r: 8,
+      p: 1,
+      salt: randomBytes(16).toString('base64'),
+      oprf: 'ristretto255-sha512',
+    },
   };
 }
 
@@ -327,6 +334,29 @@ describe.each(DIALECTS)('share rotation on %s', (dialect) => {
     expectError(response, 403, 'forbidden_origin');
   });
 
+  it('refuses a password record a copy of the database could be guessed against (no OPRF), and changes nothing', async () => {
+    const t = await createTestApp(db());
+    const { token, share } = await userWithWallet(t);
+    const { salt } = passwordRecovery().kdf;
+    for (const kdf of [
+      { ...passwordRecovery().kdf, oprf: undefined },
+      { name: 'pbkdf2', hash: 'SHA-256', iterations: 600_000, salt },
+    ]) {
+      const response = await putShares(t, token, {
+        expectedGeneration: 1,
+        address: ADDRESS,
+        authShare: randomShare(),
+        recovery: { ...passwordRecovery(), kdf },
+      });
+      expect(response.statusCode).toBe(400);
+      expect(response.json().error).toEqual({
+        code: 'invalid_data',
+        message: expect.stringMatching(/^A recovery password must be hardened with this server's OPRF/),
+      });
+    }
+    expect((await t.get('/api/wallet', { token })).json()).toMatchObject({ authShare: share, generation: 1 });
+  });
+
   const scrypt = passwordRecovery().kdf;
   it.each([
     ['expectedGeneration 0', { expectedGeneration: 0 }],
@@ -357,6 +387,10 @@ describe.each(DIALECTS)('share rotation on %s', (dialect) => {
     ['an scrypt p over 4', { recovery: { ...passwordRecovery(), kdf: { ...scrypt, p: 5 } } }],
     ['a short salt', { recovery: { ...passwordRecovery(), kdf: { ...scrypt, salt: 'AAAA' } } }],
     ['an extra KDF property', { recovery: { ...passwordRecovery(), kdf: { ...scrypt, pepper: 'x' } } }],
+    [
+      'an unknown OPRF suite',
+      { recovery: { ...passwordRecovery(), kdf: { ...scrypt, oprf: 'p256-sha256' } } },
+    ],
     [
       'too few pbkdf2 iterations',
       {

@@ -82,10 +82,22 @@ function readAuthShare(text: string): Uint8Array {
   return authShare;
 }
 
-/** scrypt's N must be a power of two (the schema bounds it). */
-function checkKdf(kdf: { name: string; N?: number }): void {
+/**
+ * What the schema cannot say about a new recovery share: scrypt's N is a power of two, and a password
+ * record is hardened with the server's OPRF. A record without it could be guessed offline by whoever copies
+ * the database; such records from before the OPRF still open, but none is written any more.
+ */
+function checkRecovery(recovery: { method: string; kdf: { name: string; N?: number; oprf?: string } }): void {
+  const { kdf } = recovery;
   if (kdf.name === 'scrypt' && kdf.N !== undefined && (kdf.N & (kdf.N - 1)) !== 0) {
     throw new DialError('invalid_data', { details: 'scrypt N is not a power of two' });
+  }
+  if (recovery.method === 'password' && kdf.oprf === undefined) {
+    throw new DialError('invalid_data', {
+      message:
+        "A recovery password must be hardened with this server's OPRF (kdf.oprf), so a copy of the database cannot be used to guess it.",
+      details: 'password record without oprf',
+    });
   }
 }
 
@@ -258,7 +270,7 @@ function registerShareRoutes(app: TypedApp, ctx: AppContext): void {
       const { body } = request;
       const address = readAddress(body.address);
       const authShare = readAuthShare(body.authShare);
-      if (body.recovery !== undefined) checkKdf(body.recovery.kdf);
+      if (body.recovery !== undefined) checkRecovery(body.recovery);
       const userId = request.user!.id;
       const sessionHash = sessionHashOf(request);
       await requireFreshCode(ctx.db, sessionHash, ctx.now());
