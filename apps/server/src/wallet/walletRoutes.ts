@@ -14,7 +14,13 @@ import {
 } from './recoverySchemas.js';
 import { WALLET_LIMITS } from './walletLimits.js';
 import { CHALLENGE_TTL_SECONDS, issueChallenge, verifyWalletProof } from './walletProofs.js';
-import { loadRecoveryShare, loadWalletSummary, rotateShares, saveWallet } from './walletStore.js';
+import {
+  loadRecoveryShare,
+  loadWalletAddress,
+  loadWalletSummary,
+  rotateShares,
+  saveWallet,
+} from './walletStore.js';
 
 const ADDRESS_PATTERN = '^0x[0-9a-fA-F]{40}$';
 
@@ -274,9 +280,11 @@ function registerShareRoutes(app: TypedApp, ctx: AppContext): void {
       const userId = request.user!.id;
       const sessionHash = sessionHashOf(request);
       await requireFreshCode(ctx.db, sessionHash, ctx.now());
-      // The key must sign this exact change: checked against the REGISTERED address, not the posted one.
-      const registered = await loadOwnWallet(ctx, userId);
-      if (registered.address !== address) {
+      // The key must sign this exact change, checked against the REGISTERED address (read without decrypting
+      // the auth share).
+      const registered = await loadWalletAddress(ctx.db, userId);
+      if (registered === undefined) throw new DialError('wallet_not_found');
+      if (registered !== address) {
         throw new DialError('invalid_data', { details: 'address is not the registered wallet' });
       }
       await verifyWalletProof(
@@ -284,7 +292,7 @@ function registerShareRoutes(app: TypedApp, ctx: AppContext): void {
         { userId, sessionHash, purpose: 'rotate-shares' },
         body.proof,
         {
-          address: registered.address,
+          address: registered,
           fromGeneration: body.expectedGeneration,
           authShare,
           recovery: body.recovery ?? null,
@@ -295,7 +303,7 @@ function registerShareRoutes(app: TypedApp, ctx: AppContext): void {
         ctx.db,
         ctx.keys.authShare,
         {
-          userId: request.user!.id,
+          userId,
           expectedGeneration: body.expectedGeneration,
           address,
           authShare,

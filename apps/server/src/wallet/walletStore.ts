@@ -64,6 +64,16 @@ export async function loadWallet(
   return { address: row.address, authShare: decryptAuthShare(key, encrypted, userId) };
 }
 
+/** The address of the user's registered wallet (EIP-55), without decrypting anything; `undefined` without one. */
+export async function loadWalletAddress(db: Kysely<Database>, userId: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('wallets')
+    .select('address')
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return row?.address;
+}
+
 /** A wallet's share generation and, when set up, its recovery share's method and creation time. */
 export interface WalletSummary {
   address: string;
