@@ -7,6 +7,7 @@ import { Type } from 'typebox';
 import type { Database } from '../db/database.js';
 import { isUniqueViolation } from '../db/isUniqueViolation.js';
 import type { ProofOfWorkPolicy } from './otpPolicy.js';
+import { hashToken } from './sessions.js';
 
 /** The ALTCHA algorithm: PBKDF2 runs natively in the browser (WebCrypto), so a phone is not far behind a server. */
 const ALGORITHM = 'PBKDF2/SHA-256';
@@ -132,7 +133,7 @@ export async function useProof(
     await db
       .insertInto('proof_of_work_uses')
       .values({
-        challenge_hash: createHash('sha256').update(challenge.signature, 'utf8').digest('hex'),
+        challenge_hash: hashToken(challenge.signature),
         expires_at: new Date(expiresAt * 1000).toISOString(),
       })
       .execute();

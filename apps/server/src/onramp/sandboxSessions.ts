@@ -1,6 +1,7 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { OnrampExperience } from '@dial/core';
 import type { Kysely, Selectable } from 'kysely';
+import { hashToken } from '../auth/sessions.js';
 import type { Database, OnrampSessionsTable } from '../db/database.js';
 import type { OnrampSessionRequest } from './onrampProvider.js';
 
@@ -12,10 +13,6 @@ export type SandboxSession = Selectable<OnrampSessionsTable>;
 
 /** Why a token is refused: `unknown` (not issued by this server), `expired` or `used`. */
 export type SandboxTokenProblem = 'unknown' | 'expired' | 'used';
-
-function hashToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
-}
 
 /** Issues a random token (32 bytes, base64url) for one purchase and stores its SHA-256 with the purchase. */
 export async function issueSandboxToken(

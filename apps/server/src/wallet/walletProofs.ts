@@ -1,7 +1,8 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { DialError, type WalletProofFields, type WalletProofPurpose, walletProofMessage } from '@dial/core';
 import type { Kysely } from 'kysely';
 import { type Hex, isHex, recoverMessageAddress } from 'viem';
+import { hashToken } from '../auth/sessions.js';
 import type { Database } from '../db/database.js';
 
 /** How long a challenge can be signed and used. */
@@ -22,10 +23,6 @@ export interface ChallengeOwner {
   purpose: WalletProofPurpose;
 }
 
-function hashChallenge(challenge: string): string {
-  return createHash('sha256').update(challenge, 'utf8').digest('hex');
-}
-
 /**
  * Issues a challenge for the wallet's key to sign: 256 random bits (base64url), stored as its hash with the
  * user, the session and the purpose, usable once within {@link CHALLENGE_TTL_SECONDS}.
@@ -40,7 +37,7 @@ export async function issueChallenge(
   await db
     .insertInto('wallet_challenges')
     .values({
-      challenge_hash: hashChallenge(challenge),
+      challenge_hash: hashToken(challenge),
       user_id: owner.userId,
       session_hash: owner.sessionHash,
       purpose: owner.purpose,
@@ -69,7 +66,7 @@ export async function verifyWalletProof(
 ): Promise<void> {
   const used = await db
     .deleteFrom('wallet_challenges')
-    .where('challenge_hash', '=', hashChallenge(proof.challenge))
+    .where('challenge_hash', '=', hashToken(proof.challenge))
     .where('user_id', '=', owner.userId)
     .where('session_hash', '=', owner.sessionHash)
     .where('purpose', '=', owner.purpose)
