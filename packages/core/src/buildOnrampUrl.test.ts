@@ -1,10 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  buildOnrampUrl,
-  COINBASE_ONRAMP_PAY_URL,
-  normalizeOnrampAmount,
-  type OnrampUrlOptions,
-} from './buildOnrampUrl.js';
+import { buildOnrampUrl, COINBASE_ONRAMP_PAY_URL, type OnrampUrlOptions } from './buildOnrampUrl.js';
 import { isDialError } from './errors.js';
 import { DEFAULT_ONRAMP_OFFERS, parseOnrampOffers } from './onrampOffers.js';
 
@@ -109,14 +104,6 @@ describe('buildOnrampUrl', () => {
     expectInvalid(() => buildOnrampUrl({ ...OPTIONS, sessionToken: '' }));
     expectInvalid(() => buildOnrampUrl({ ...OPTIONS, appId: ' ' }));
     expectInvalid(() => buildOnrampUrl({ ...OPTIONS, partnerUserId: 'x'.repeat(50) }));
-  });
-});
-
-describe('normalizeOnrampAmount', () => {
-  it('keeps decimal strings and adds the leading zero', () => {
-    expect(normalizeOnrampAmount('.5')).toBe('0.5');
-    expect(normalizeOnrampAmount('100')).toBe('100');
-    expect(normalizeOnrampAmount('0.000001')).toBe('0.000001');
   });
 });
 

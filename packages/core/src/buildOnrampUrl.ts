@@ -1,4 +1,5 @@
 import { DialError } from './errors.js';
+import { normalizeOnrampAmount } from './normalizeOnrampAmount.js';
 import {
   DEFAULT_ONRAMP_OFFERS,
   isOnrampOffered,
@@ -33,27 +34,6 @@ export interface OnrampUrlOptions {
   partnerUserId: string;
   /** What is offered where; {@link DEFAULT_ONRAMP_OFFERS} when left out. */
   offers?: readonly OnrampOffer[];
-}
-
-/**
- * Writes an amount the way the provider reads it: a decimal string with a digit before the point, so
- * `.5` becomes `0.5`. Anything that is not a positive decimal number is refused.
- *
- * @throws {DialError} `invalid_data` for an empty, negative, zero or non-decimal amount.
- *
- * @example
- * ```ts
- * normalizeOnrampAmount('.5'); // '0.5'
- * normalizeOnrampAmount('25'); // '25'
- * ```
- */
-export function normalizeOnrampAmount(amount: string): string {
-  if (!/^(\d+(\.\d+)?|\.\d+)$/.test(amount) || !/[1-9]/.test(amount)) {
-    throw new DialError('invalid_data', {
-      details: `not a positive decimal amount: ${JSON.stringify(amount)}`,
-    });
-  }
-  return amount.startsWith('.') ? `0${amount}` : amount;
 }
 
 /**

@@ -31,6 +31,7 @@ import {
 } from 'viem';
 import { prepareTransactionRequest } from 'viem/actions';
 import { DialError } from './errors.js';
+import { findCause } from './findCause.js';
 import { parseTransactionParam } from './parseTransactionParam.js';
 
 /** What {@link EmbeddedProviderOptions.approve} is asked to approve. */
@@ -469,16 +470,6 @@ function isUnreachable(error: unknown): boolean {
     error instanceof SocketClosedError ||
     error instanceof WebSocketRequestError
   );
-}
-
-function findCause(error: unknown, predicate: (error: unknown) => boolean): unknown {
-  let current = error;
-  // Bounded: a cause chain can be circular.
-  for (let depth = 0; depth < 16 && current !== undefined && current !== null; depth++) {
-    if (predicate(current)) return current;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return undefined;
 }
 
 function hasNumericCode(error: unknown): error is Error & { code: number } {

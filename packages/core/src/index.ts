@@ -7,6 +7,7 @@
  */
 export * from './buildOnrampUrl.js';
 export * from './chains.js';
+export * from './checkScryptCost.js';
 export * from './combineWalletShares.js';
 export * from './createEmbeddedProvider.js';
 export * from './createWalletShares.js';
@@ -15,6 +16,7 @@ export * from './defaultCountryFromLocale.js';
 export * from './encodeShare.js';
 export * from './errors.js';
 export * from './examplePhone.js';
+export * from './findCause.js';
 export * from './formatPhoneInput.js';
 export * from './formatPhoneInternational.js';
 export * from './hasControlCharacter.js';
@@ -23,8 +25,12 @@ export * from './isValidPhone.js';
 export * from './listCountries.js';
 export * from './maskIdentifier.js';
 export * from './normalizeEmail.js';
+export * from './normalizeOnrampAmount.js';
 export * from './onrampOffers.js';
 export * from './parsePhone.js';
+export * from './readAddress.js';
+export * from './readE164.js';
+export * from './readOnrampAmount.js';
 export * from './recoveryOprf.js';
 export * from './sendTransactionWithFallback.js';
 export * from './shortenAddress.js';

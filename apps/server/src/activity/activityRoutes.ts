@@ -1,13 +1,5 @@
-import {
-  DialError,
-  isDialError,
-  isValidPhone,
-  LOCAL_CHAIN_ID,
-  parsePhone,
-  SUPPORTED_CHAINS,
-} from '@dial/core';
+import { DialError, LOCAL_CHAIN_ID, readAddress, readE164, SUPPORTED_CHAINS } from '@dial/core';
 import { Type } from 'typebox';
-import { getAddress, isAddress } from 'viem';
 import type { AppContext } from '../appContext.js';
 import { errorResponses } from '../http/schemas.js';
 import type { TypedApp } from '../http/typedApp.js';
@@ -93,13 +85,6 @@ function droppedError(outcome: Extract<CheckOutcome, { status: 'dropped' }>): Di
   });
 }
 
-/** A mixed-case address must carry a valid EIP-55 checksum; stored checksummed. */
-function readAddress(text: string): string {
-  if (!isAddress(text, { strict: true }))
-    throw new DialError('invalid_data', { details: 'address checksum' });
-  return getAddress(text);
-}
-
 /** A positive uint256 in base units, without leading zeros. */
 function readAmount(text: string): string {
   const amount = BigInt(text);
@@ -109,13 +94,11 @@ function readAmount(text: string): string {
   return amount.toString();
 }
 
+/** The recipient's number, which the schema holds to E.164's shape, stored as E.164 writes it. */
 function readPhone(e164: string): string {
-  try {
-    if (isValidPhone(parsePhone(e164))) return e164;
-  } catch (error) {
-    if (!isDialError(error)) throw error;
-  }
-  throw new DialError('invalid_phone');
+  const phone = readE164(e164, null);
+  if (!phone.ok) throw new DialError('invalid_phone', { details: phone.details });
+  return phone.e164;
 }
 
 /**

@@ -1,28 +1,26 @@
-import {
-  DialError,
-  isNativeOnrampAsset,
-  normalizeOnrampAmount,
-  type OnrampAsset,
-  USDC_DECIMALS,
-} from '@dial/core';
+import { DialError, isNativeOnrampAsset, type OnrampAsset, readOnrampAmount } from '@dial/core';
 import { SANDBOX_MAX_AMOUNT } from './onrampLimits.js';
 
 /**
  * Normalises a purchase amount and checks it: a positive decimal, with no more decimals than the asset has
- * (6 for USDC, 18 for native currencies; 8 for BTC, 9 for SOL), and in the sandbox at most
- * {@link SANDBOX_MAX_AMOUNT}.
+ * (`readOnrampAmount`: 6 for USDC, 18 for native currencies; 8 for BTC, 9 for SOL), and in the sandbox at
+ * most {@link SANDBOX_MAX_AMOUNT}.
  *
  * @throws {DialError} `invalid_data`.
  */
 export function checkAmount(amount: string, asset: OnrampAsset, sandbox: boolean): string {
-  const normalized = normalizeOnrampAmount(amount);
-  const decimals = normalized.split('.')[1]?.length ?? 0;
-  const allowed = asset === 'USDC' ? USDC_DECIMALS : asset === 'BTC' ? 8 : asset === 'SOL' ? 9 : 18;
-  if (decimals > allowed) {
+  const reading = readOnrampAmount(amount, asset);
+  if (!reading.ok && reading.problem === 'too_many_decimals') {
     throw new DialError('invalid_data', {
-      message: `${asset} has at most ${allowed} decimals. Round the amount and try again.`,
+      message: `${asset} has at most ${reading.maxDecimals} decimals. Round the amount and try again.`,
     });
   }
+  if (!reading.ok) {
+    throw new DialError('invalid_data', {
+      details: `not a positive decimal amount: ${JSON.stringify(amount)}`,
+    });
+  }
+  const normalized = reading.amount;
   if (sandbox) {
     const max = isNativeOnrampAsset(asset) ? SANDBOX_MAX_AMOUNT.native : SANDBOX_MAX_AMOUNT.USDC;
     if (Number(normalized) > max) {

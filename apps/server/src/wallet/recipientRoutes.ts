@@ -1,4 +1,4 @@
-import { DialError, isDialError, isValidPhone, maskIdentifier, parsePhone, toE164 } from '@dial/core';
+import { DialError, maskIdentifier, readE164 } from '@dial/core';
 import { Type } from 'typebox';
 import type { AppContext } from '../appContext.js';
 import { errorResponses } from '../http/schemas.js';
@@ -8,14 +8,9 @@ import { findWalletByPhone } from './walletStore.js';
 
 /** Reads a phone number as typed (international form, or national US) into E.164. */
 function readPhone(text: string): string {
-  try {
-    const phone = parsePhone(text);
-    if (isValidPhone(phone)) return toE164(phone);
-  } catch (error) {
-    // parsePhone's invalid_data ("has letters", "too long") is, for this field, an invalid phone number.
-    if (!isDialError(error)) throw error;
-  }
-  throw new DialError('invalid_phone');
+  const phone = readE164(text, 'US');
+  if (!phone.ok) throw new DialError('invalid_phone', { details: phone.details });
+  return phone.e164;
 }
 
 /**

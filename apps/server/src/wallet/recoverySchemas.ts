@@ -1,4 +1,4 @@
-import { RECOVERY_OPRF_SUITE } from '@dial/core';
+import { RECOVERY_OPRF_SUITE, SCRYPT_LIMITS } from '@dial/core';
 import { type Static, Type } from 'typebox';
 
 /** Standard base64 with its padding. */
@@ -20,11 +20,15 @@ const SaltSchema = Type.String({
 export const ScryptKdfSchema = Type.Object(
   {
     name: Type.Literal('scrypt'),
-    // The ceilings are the web app's: it refuses to run scrypt above them (a tampered record must not
-    // freeze the tab), so a record it could never open is refused here already.
-    N: Type.Integer({ minimum: 32_768, maximum: 1_048_576, description: 'A power of two, 2^15 to 2^20.' }),
-    r: Type.Integer({ minimum: 1, maximum: 16 }),
-    p: Type.Integer({ minimum: 1, maximum: 4 }),
+    // The web app's limits: it refuses to run scrypt outside them (a tampered record must not freeze the
+    // tab), so a record it could never open is refused here already. N's power of two: `checkScryptCost`.
+    N: Type.Integer({
+      minimum: SCRYPT_LIMITS.minN,
+      maximum: SCRYPT_LIMITS.maxN,
+      description: `A power of two, 2^${Math.log2(SCRYPT_LIMITS.minN)} to 2^${Math.log2(SCRYPT_LIMITS.maxN)}.`,
+    }),
+    r: Type.Integer({ minimum: 1, maximum: SCRYPT_LIMITS.maxR }),
+    p: Type.Integer({ minimum: 1, maximum: SCRYPT_LIMITS.maxP }),
     salt: SaltSchema,
     oprf: Type.Optional(
       Type.Literal(RECOVERY_OPRF_SUITE, {

@@ -1,6 +1,13 @@
-import { DialError, decodeShare, encodeShare, SHARE_LENGTH, WALLET_PROOF_PURPOSES } from '@dial/core';
+import {
+  checkScryptCost,
+  DialError,
+  decodeShare,
+  encodeShare,
+  readAddress,
+  SHARE_LENGTH,
+  WALLET_PROOF_PURPOSES,
+} from '@dial/core';
 import { Type } from 'typebox';
-import { getAddress, isAddress } from 'viem';
 import type { AppContext } from '../appContext.js';
 import { requireFreshCode, requireRecentReauth, sessionHashOf } from '../auth/reauthentication.js';
 import { errorResponses } from '../http/schemas.js';
@@ -10,6 +17,7 @@ import {
   KdfSchema,
   RecoveryCiphertextSchema,
   RecoveryInputSchema,
+  type RecoveryKdf,
   RecoveryMethodSchema,
 } from './recoverySchemas.js';
 import { WALLET_LIMITS } from './walletLimits.js';
@@ -71,14 +79,6 @@ const WalletSchema = Type.Object({
   ]),
 });
 
-/** Reads a posted address: a mixed-case one must carry a valid EIP-55 checksum (it catches a mangled one). */
-function readAddress(text: string): string {
-  if (!isAddress(text, { strict: true })) {
-    throw new DialError('invalid_data', { details: 'address checksum' });
-  }
-  return getAddress(text);
-}
-
 /** Reads a posted auth share: standard base64 of exactly {@link SHARE_LENGTH} bytes. */
 function readAuthShare(text: string): Uint8Array {
   const authShare = decodeShare(text);
@@ -93,12 +93,11 @@ function readAuthShare(text: string): Uint8Array {
  * record is hardened with the server's OPRF. A record without it could be guessed offline by whoever copies
  * the database; such records from before the OPRF still open, but none is written any more.
  */
-function checkRecovery(recovery: { method: string; kdf: { name: string; N?: number; oprf?: string } }): void {
+function checkRecovery(recovery: { method: string; kdf: RecoveryKdf }): void {
   const { kdf } = recovery;
-  if (kdf.name === 'scrypt' && kdf.N !== undefined && (kdf.N & (kdf.N - 1)) !== 0) {
-    throw new DialError('invalid_data', { details: 'scrypt N is not a power of two' });
-  }
-  if (recovery.method === 'password' && kdf.oprf === undefined) {
+  const refused = kdf.name === 'scrypt' ? checkScryptCost(kdf) : null;
+  if (refused !== null) throw new DialError('invalid_data', { details: refused });
+  if (recovery.method === 'password' && (kdf.name !== 'scrypt' || kdf.oprf === undefined)) {
     throw new DialError('invalid_data', {
       message:
         "A recovery password must be hardened with this server's OPRF (kdf.oprf), so a copy of the database cannot be used to guess it.",

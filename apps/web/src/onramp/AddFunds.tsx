@@ -1,3 +1,4 @@
+import { normalizeOnrampAmount } from '@dial/core';
 import { type FormEvent, useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { AppConfig, OnrampAssetCode, OnrampInfo } from '../api/types';
 import { ErrorMessage } from '../ui/ErrorMessage';
@@ -55,8 +56,7 @@ export default function AddFunds({ config, onramp, address, experience, onArrive
     const problem = checkAmountInput(amount, asset);
     setAmountError(problem);
     if (problem !== null || offer === undefined) return;
-    const trimmed = amount.trim();
-    void start(offer, trimmed.startsWith('.') ? `0${trimmed}` : trimmed, experience);
+    void start(offer, normalizeOnrampAmount(amount.trim()), experience);
   };
 
   const amountId = `${ids}-amount`;

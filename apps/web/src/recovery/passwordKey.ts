@@ -1,4 +1,12 @@
-import { DialError, decodeShare, RECOVERY_OPRF_OUTPUT_LENGTH, RECOVERY_OPRF_SUITE } from '@dial/core';
+import {
+  checkScryptCost,
+  DialError,
+  decodeShare,
+  RECOVERY_OPRF_OUTPUT_LENGTH,
+  RECOVERY_OPRF_SUITE,
+  SCRYPT_COST,
+  type ScryptCost,
+} from '@dial/core';
 import {
   decryptRecoveryShare,
   encryptRecoveryShare,
@@ -9,31 +17,6 @@ import {
   type ScryptKdf,
 } from './recoveryCipher';
 import { runScrypt } from './runScrypt';
-
-/**
- * scrypt's cost for new recovery passwords: N = 2^17, r = 8, p = 1 (128 MiB, about a second or two in a
- * browser). Since the OPRF, a stolen ciphertext cannot be guessed against without the server; scrypt is
- * what still slows down someone who has the server's key too (a stolen `SHARE_ENCRYPTION_KEY` with the
- * database), and all that protects records written before the OPRF.
- */
-export const SCRYPT_COST = { N: 2 ** 17, r: 8, p: 1 } as const;
-
-/**
- * The scrypt parameters this app agrees to run: the server (or whoever tampered with its answer) chooses
- * them for a stored recovery share, and an N of 2^30 or a huge r or p would freeze the tab or exhaust its
- * memory. N from 2^15 to 2^20 (32 MiB to 1 GiB with r = 8), r up to 16, p up to 4.
- */
-export const SCRYPT_LIMITS = { minN: 2 ** 15, maxN: 2 ** 20, maxR: 16, maxP: 4 } as const;
-
-/** Why scrypt parameters are refused, or null when they are within {@link SCRYPT_LIMITS}. */
-export function checkScryptCost(cost: { N: number; r: number; p: number }): string | null {
-  const { N, r, p } = cost;
-  const isPowerOfTwo = Number.isInteger(N) && N > 1 && (N & (N - 1)) === 0;
-  if (!isPowerOfTwo || N < SCRYPT_LIMITS.minN || N > SCRYPT_LIMITS.maxN) return `scrypt N ${N} out of range`;
-  if (!Number.isInteger(r) || r < 1 || r > SCRYPT_LIMITS.maxR) return `scrypt r ${r} out of range`;
-  if (!Number.isInteger(p) || p < 1 || p > SCRYPT_LIMITS.maxP) return `scrypt p ${p} out of range`;
-  return null;
-}
 
 /** The message for scrypt parameters outside {@link SCRYPT_LIMITS}. */
 const UNUSABLE_KDF =
@@ -128,7 +111,7 @@ export async function protectWithPassword(
   password: string,
   oprfOutput: Uint8Array,
   onProgress?: ProgressListener,
-  cost: { N: number; r: number; p: number } = SCRYPT_COST,
+  cost: ScryptCost = SCRYPT_COST,
 ): Promise<ProtectedRecoveryShare> {
   const kdf: ScryptKdf = { name: 'scrypt', ...cost, salt: randomSalt(16), oprf: RECOVERY_OPRF_SUITE };
   const key = await derivePasswordKey(password, kdf, oprfOutput, onProgress);

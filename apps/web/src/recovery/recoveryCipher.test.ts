@@ -1,7 +1,14 @@
-import { DialError, decodeShare, deriveRecoveryOprfKey, encodeShare, evaluateRecoveryOprf } from '@dial/core';
+import {
+  DialError,
+  decodeShare,
+  deriveRecoveryOprfKey,
+  encodeShare,
+  evaluateRecoveryOprf,
+  SCRYPT_COST,
+} from '@dial/core';
 import { describe, expect, it } from 'vitest';
 import { openWithPrf, protectWithPrf } from './passkeyKey';
-import { openWithPassword, protectWithPassword, SCRYPT_COST } from './passwordKey';
+import { openWithPassword, protectWithPassword } from './passwordKey';
 import { hardenPassword } from './passwordOprf';
 import type { PasskeyKdf, ProtectedRecoveryShare } from './recoveryCipher';
 

@@ -1,4 +1,4 @@
-import { formatPhoneInput, isValidPhone, parsePhone, toE164 } from '@dial/core';
+import { formatPhoneInput, readE164 } from '@dial/core';
 import { getAddress, isAddress } from 'viem';
 
 export type RecipientMode = 'phone' | 'address';
@@ -12,18 +12,15 @@ export function parseRecipientPhone(
   countryName: (code: string) => string,
 ): ParsedPhone {
   if (text.trim() === '') return { ok: false, message: 'Enter the phone number of the person you pay.' };
-  let country = countryCode;
-  try {
-    const phone = parsePhone(text, countryCode);
-    country = phone.countryCode;
-    if (isValidPhone(phone)) {
-      const e164 = toE164(phone);
-      return { ok: true, e164, display: formatPhoneInput(e164, phone.countryCode).text };
-    }
-  } catch {
-    // Not a number at all: the same message as an invalid one.
+  const phone = readE164(text, countryCode);
+  if (phone.ok) {
+    return { ok: true, e164: phone.e164, display: formatPhoneInput(phone.e164, phone.countryCode).text };
   }
-  return { ok: false, message: `Enter a valid phone number for ${countryName(country)}.` };
+  // Not a number at all: the same message as an invalid one, naming the picked country.
+  return {
+    ok: false,
+    message: `Enter a valid phone number for ${countryName(phone.countryCode ?? countryCode)}.`,
+  };
 }
 
 export type ParsedAddress = { ok: true; address: `0x${string}` } | { ok: false; message: string };

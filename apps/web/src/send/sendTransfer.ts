@@ -1,4 +1,10 @@
-import { createEmbeddedProvider, DialError, isDialError, sendTransactionWithFallback } from '@dial/core';
+import {
+  createEmbeddedProvider,
+  DialError,
+  findCause,
+  isDialError,
+  sendTransactionWithFallback,
+} from '@dial/core';
 import { type Chain, numberToHex } from 'viem';
 import { loadSigningAccount } from '../wallet/signingAccount';
 import type { FeeEstimate } from './networkFee';
@@ -50,22 +56,13 @@ export async function signAndSend(options: SignAndSendOptions): Promise<`0x${str
 /** The catalogue error for what the provider threw: a share problem as it is, else by the EIP-1193 code. */
 export function sendError(error: unknown): DialError {
   const dialError = findCause(error, isDialError);
-  if (dialError !== undefined) return dialError as DialError;
+  if (dialError !== undefined) return dialError;
   const text = messages(error).toLowerCase();
   if (text.includes('insufficient funds')) return new DialError('insufficient_balance', { cause: error });
   const code = (error as { code?: unknown } | null)?.code;
   if (code === 4001) return new DialError('user_rejected', { cause: error });
   if (code === 4901 || code === 4900) return new DialError('chain_unavailable', { cause: error });
   return new DialError('internal_error', { cause: error });
-}
-
-function findCause(error: unknown, predicate: (value: unknown) => boolean): unknown {
-  let current = error;
-  for (let depth = 0; depth < 16 && current !== undefined && current !== null; depth++) {
-    if (predicate(current)) return current;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return undefined;
 }
 
 function messages(error: unknown): string {

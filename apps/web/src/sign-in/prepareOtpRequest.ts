@@ -1,4 +1,4 @@
-import { formatPhoneInput, isValidEmail, isValidPhone, normalizeEmail, parsePhone, toE164 } from '@dial/core';
+import { formatPhoneInput, isValidEmail, normalizeEmail, readE164 } from '@dial/core';
 import type { OtpChannel } from '../api/types';
 
 /** What the sign-in form holds; kept while the code is entered so "Use a different number" restores it. */
@@ -23,20 +23,17 @@ export type OtpRequest =
 export function prepareOtpRequest(draft: SignInDraft, countryName: (code: string) => string): OtpRequest {
   if (draft.channel === 'sms') {
     if (draft.phone.trim() === '') return { ok: false, message: 'Enter your phone number.' };
-    let country = draft.countryCode;
-    try {
-      const phone = parsePhone(draft.phone, draft.countryCode);
-      country = phone.countryCode;
-      if (isValidPhone(phone)) {
-        const e164 = toE164(phone);
-        // Grouped as people write it ("+44 7400 123456"); formatPhoneInternational does not group digits.
-        const display = formatPhoneInput(e164, phone.countryCode).text;
-        return { ok: true, channel: 'sms', to: e164, display };
-      }
-    } catch {
-      // Not a phone number at all: the same message as an invalid one.
+    const phone = readE164(draft.phone, draft.countryCode);
+    if (phone.ok) {
+      // Grouped as people write it ("+44 7400 123456"); formatPhoneInternational does not group digits.
+      const display = formatPhoneInput(phone.e164, phone.countryCode).text;
+      return { ok: true, channel: 'sms', to: phone.e164, display };
     }
-    return { ok: false, message: `Enter a valid phone number for ${countryName(country)}.` };
+    // Not a phone number at all: the same message as an invalid one, naming the picked country.
+    return {
+      ok: false,
+      message: `Enter a valid phone number for ${countryName(phone.countryCode ?? draft.countryCode)}.`,
+    };
   }
 
   if (draft.email.trim() === '') return { ok: false, message: 'Enter your email address.' };
