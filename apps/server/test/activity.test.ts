@@ -5,7 +5,6 @@ import { ACTIVITY_LIMITS } from '../src/activity/activityLimits.js';
 import { type DevChain, startDevChain } from '../src/devchain/index.js';
 import {
   askToCheck,
-  expectError,
   listActivity,
   localChainConfig,
   type Person,
@@ -15,6 +14,7 @@ import {
 } from './activityPeople.js';
 import { type ChainActor, fundedActor, unfundedActor } from './chainActors.js';
 import { DIALECTS, useTestDatabase } from './databases.js';
+import { expectError } from './expectError.js';
 import { createTestApp, PHONE, type TestApp } from './testApp.js';
 
 // The API's shape, lists and input checks. The chain checks themselves, and the attacks on them, are in
@@ -369,6 +369,20 @@ describe.each(DIALECTS)('activity on %s', (dialect) => {
       delete body[field];
       expectError(await recordTransfer(t, alice.token, body), 400, 'invalid_data');
     }
+  });
+
+  it('stores a recipient phone as E.164 writes it, without a trunk prefix after the calling code', async () => {
+    const t = await chainApp();
+    const { alice, bob } = await aliceAndBob(t);
+    const response = await recordTransfer(
+      t,
+      alice.token,
+      transfer(bob.address, { txHash: unknownHash(0xdef), recipientPhone: '+4407400987654' }),
+    );
+    expect(response.statusCode).toBe(201);
+    expect(await db().selectFrom('transfers').select('recipient_phone').execute()).toEqual([
+      { recipient_phone: '+447400987654' },
+    ]);
   });
 
   it('refuses a recipient phone that is no valid number with 400 invalid_phone', async () => {

@@ -17,7 +17,6 @@ import { MIGRATIONS, migrationProvider } from '../src/db/migrations/index.js';
 import { type DevChain, startDevChain } from '../src/devchain/index.js';
 import {
   askToCheck,
-  expectError,
   listActivity,
   localChainConfig,
   type Person,
@@ -27,6 +26,8 @@ import {
 } from './activityPeople.js';
 import { fundedActor, mineBlock, pauseMining, resumeMining } from './chainActors.js';
 import { DIALECTS, useTestDatabase } from './databases.js';
+import { expectConstraintViolation } from './expectConstraintViolation.js';
+import { expectError } from './expectError.js';
 import { startTcpProxy, type TcpProxy } from './tcpProxy.js';
 import { createTestApp, PHONE, type TestApp } from './testApp.js';
 
@@ -574,27 +575,33 @@ describe.each(DIALECTS)('the transfers table (migration 0007) on %s', (dialect) 
   it('keeps one row per chain, hash and sender, and at most one settled row per chain and hash', async () => {
     await users('u1', 'u2', 'u3');
     await db().insertInto('transfers').values(row()).execute();
-    await expect(
+    await expectConstraintViolation(
       db()
         .insertInto('transfers')
         .values(row({ id: 't2' }))
         .execute(),
-    ).rejects.toThrow();
+      'unique',
+      'sender_user_id',
+    );
     // Another account's claim of the same hash is kept (pending) until the chain decides.
     await db()
       .insertInto('transfers')
       .values(row({ id: 't3', sender_user_id: 'u3' }))
       .execute();
     await db().updateTable('transfers').set({ status: 'confirmed' }).where('id', '=', 't1').execute();
-    await expect(
+    await expectConstraintViolation(
       db().updateTable('transfers').set({ status: 'failed' }).where('id', '=', 't3').execute(),
-    ).rejects.toThrow();
-    await expect(
+      'unique',
+      'tx_hash',
+    );
+    await expectConstraintViolation(
       db()
         .insertInto('transfers')
         .values(row({ id: 't4', asset: 'dai' as never }))
         .execute(),
-    ).rejects.toThrow();
+      'check',
+      'asset',
+    );
     expect(await db().selectFrom('transfers').select(['id', 'status']).orderBy('id').execute()).toEqual([
       { id: 't1', status: 'confirmed' },
       { id: 't3', status: 'pending' },

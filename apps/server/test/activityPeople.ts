@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { ERROR_CATALOGUE, SHARE_LENGTH } from '@dial/core';
+import { SHARE_LENGTH } from '@dial/core';
 import type { LightMyRequestResponse } from 'fastify';
 import type { Kysely } from 'kysely';
-import { expect } from 'vitest';
 import { SESSION_COOKIE } from '../src/auth/sessions.js';
 import type { AppConfig } from '../src/config.js';
 import { deriveKey } from '../src/crypto/deriveKey.js';
@@ -76,16 +75,4 @@ export function listActivity(t: TestApp, token: string | undefined, query: Recor
   const url = new URL('/api/activity', 'http://localhost');
   for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value);
   return t.get(`${url.pathname}${url.search}`, token === undefined ? {} : { token });
-}
-
-/** The answer is exactly the catalogue's error `code` with its status and message. */
-export function expectError(
-  response: LightMyRequestResponse,
-  status: number,
-  code: keyof typeof ERROR_CATALOGUE,
-): void {
-  expect({ status: response.statusCode, body: response.json() }).toEqual({
-    status,
-    body: { error: { code, message: ERROR_CATALOGUE[code].message } },
-  });
 }

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import type { TrustProxy } from '../src/config.js';
 import { useTestDatabase } from './databases.js';
+import { expectError } from './expectError.js';
 import { createTestApp, ORIGIN, PHONE, testConfig } from './testApp.js';
 
 // These are about HTTP, not storage: SQLite is enough.
@@ -62,9 +63,7 @@ describe('bad input is a 4xx with a catalogue code, never a 5xx', () => {
       headers: { origin: ORIGIN, 'content-type': contentType },
       payload,
     });
-    expect(response.statusCode).toBe(status);
-    expect(ERROR_CATALOGUE[code].status).toBe(status);
-    expect(response.json()).toEqual({ error: { code, message: ERROR_CATALOGUE[code].message } });
+    expectError(response, status, code);
     expectSecurityHeaders(response);
     expect(t.transport.sent).toHaveLength(0);
   });

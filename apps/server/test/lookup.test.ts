@@ -1,19 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { ERROR_CATALOGUE, encodeShare, SHARE_LENGTH } from '@dial/core';
+import { encodeShare, SHARE_LENGTH } from '@dial/core';
 import type { LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { WALLET_LIMITS } from '../src/wallet/walletLimits.js';
 import { DIALECTS, useTestDatabase } from './databases.js';
+import { expectError } from './expectError.js';
 import { createTestApp, PHONE, type RequestOptions, type TestApp } from './testApp.js';
 import { registerWallet, testWallet } from './walletProof.js';
 
 const ADDRESS = testWallet(1).address;
 const OTHER_PHONE = '+447400123457';
-
-function expectError(response: LightMyRequestResponse, status: number, code: keyof typeof ERROR_CATALOGUE) {
-  expect(response.statusCode).toBe(status);
-  expect(response.json()).toEqual({ error: { code, message: ERROR_CATALOGUE[code].message } });
-}
 
 function lookup(t: TestApp, phone: string, options?: RequestOptions): Promise<LightMyRequestResponse> {
   const url = new URL('/api/users/lookup', 'http://localhost');

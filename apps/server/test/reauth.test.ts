@@ -1,21 +1,16 @@
 import { randomBytes } from 'node:crypto';
-import { ERROR_CATALOGUE, encodeShare, SHARE_LENGTH } from '@dial/core';
-import type { LightMyRequestResponse } from 'fastify';
+import { encodeShare, SHARE_LENGTH } from '@dial/core';
 import { describe, expect, it } from 'vitest';
 import { REAUTH_VALID_SECONDS } from '../src/auth/reauthentication.js';
 import { challengeOf, FAST_PROOF_POLICY, newDevice, solveProof } from './browsers.js';
 import { DIALECTS, useTestDatabase } from './databases.js';
+import { expectError } from './expectError.js';
 import { createTestApp, PHONE, type TestApp } from './testApp.js';
 import { registerWallet, signedRotation, testWallet } from './walletProof.js';
 
 const WALLET = testWallet(1);
 const ADDRESS = WALLET.address;
 const EMAIL = 'ada@example.com';
-
-function expectError(response: LightMyRequestResponse, status: number, code: keyof typeof ERROR_CATALOGUE) {
-  expect(response.statusCode).toBe(status);
-  expect(response.json()).toEqual({ error: { code, message: ERROR_CATALOGUE[code].message } });
-}
 
 async function userWithWallet(t: TestApp, channel: 'sms' | 'email' = 'sms', to = PHONE) {
   const { token } = await t.signIn(channel, to);

@@ -4,6 +4,7 @@ import { createSession } from '../src/auth/sessions.js';
 import { migrateToLatest } from '../src/db/migrateToLatest.js';
 import { MIGRATIONS, migrationProvider } from '../src/db/migrations/index.js';
 import { DIALECTS, useTestDatabase } from './databases.js';
+import { expectConstraintViolation } from './expectConstraintViolation.js';
 
 const NOW = new Date('2030-01-01T12:00:00.000Z');
 
@@ -55,12 +56,14 @@ describe.each(DIALECTS)('migration 0002 (recovery and rotation) on %s', (dialect
     const created_at = NOW.toISOString();
     await db().insertInto('users').values({ id: 'u1', created_at }).execute();
     const row = { user_id: 'u1', generation: 1, ciphertext: 'AAAA', kdf: '{}', created_at };
-    await expect(
+    await expectConstraintViolation(
       db()
         .insertInto('recovery_shares')
         .values({ ...row, method: 'sms' as 'password' })
         .execute(),
-    ).rejects.toThrow();
+      'check',
+      'method',
+    );
     await db()
       .insertInto('recovery_shares')
       .values({ ...row, method: 'passkey' })

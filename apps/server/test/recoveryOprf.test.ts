@@ -3,28 +3,22 @@ import {
   blindRecoveryPassword,
   decodeShare,
   deriveRecoveryOprfKey,
-  ERROR_CATALOGUE,
   encodeShare,
   evaluateRecoveryOprf,
   finalizeRecoveryPassword,
   RECOVERY_OPRF_SUITE,
 } from '@dial/core';
-import type { LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { deriveKey } from '../src/crypto/deriveKey.js';
 import { WALLET_LIMITS } from '../src/wallet/walletLimits.js';
 import { saveWallet } from '../src/wallet/walletStore.js';
 import { DIALECTS, useTestDatabase } from './databases.js';
+import { expectError } from './expectError.js';
 import { createTestApp, PHONE, type TestApp } from './testApp.js';
 
 const PASSWORD = 'plum orchard lantern 42';
 const ADDRESS = '0x8ba1f109551bD432803012645Ac136ddd64DBA72';
 const OPRF_URL = '/api/wallet/recovery/oprf';
-
-function expectError(response: LightMyRequestResponse, status: number, code: keyof typeof ERROR_CATALOGUE) {
-  expect(response.statusCode).toBe(status);
-  expect(response.json()).toEqual({ error: { code, message: ERROR_CATALOGUE[code].message } });
-}
 
 async function signIn(t: TestApp, phone = PHONE): Promise<{ token: string; userId: string }> {
   const { token, response } = await t.signIn('sms', phone);

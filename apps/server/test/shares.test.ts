@@ -3,7 +3,6 @@ import {
   combineWalletShares,
   createWalletShares,
   decodeShare,
-  ERROR_CATALOGUE,
   encodeShare,
   type RecoveryShareRecord,
 } from '@dial/core';
@@ -12,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { SESSION_COOKIE } from '../src/auth/sessions.js';
 import { WALLET_LIMITS } from '../src/wallet/walletLimits.js';
 import { DIALECTS, useTestDatabase } from './databases.js';
+import { expectError } from './expectError.js';
 import { createTestApp, ORIGIN, PHONE, type TestApp } from './testApp.js';
 import {
   randomShare,
@@ -103,11 +103,6 @@ async function userWithWallet(
   const { response, authShare } = await registerWallet(t, token, { wallet });
   expect(response.statusCode).toBe(201);
   return { token, share: authShare };
-}
-
-function expectError(response: LightMyRequestResponse, status: number, code: keyof typeof ERROR_CATALOGUE) {
-  expect(response.statusCode).toBe(status);
-  expect(response.json()).toEqual({ error: { code, message: ERROR_CATALOGUE[code].message } });
 }
 
 describe.each(DIALECTS)('share rotation on %s', (dialect) => {

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { migrateToLatest } from '../src/db/migrateToLatest.js';
 import { migrationProvider } from '../src/db/migrations/index.js';
 import { DIALECTS, useTestDatabase } from './databases.js';
+import { expectConstraintViolation } from './expectConstraintViolation.js';
 
 const ADDRESS = '0x8ba1f109551bD432803012645Ac136ddd64DBA72';
 
@@ -46,11 +47,13 @@ describe.each(DIALECTS)('migration 0005 (wallet proofs) on %s', (dialect) => {
     expect(disputed).toEqual([
       { user_id: 'squatter', address: ADDRESS, auth_share_ciphertext: 'ciphertext-squatter' },
     ]);
-    await expect(
+    await expectConstraintViolation(
       db()
         .insertInto('wallets')
         .values(wallet('squatter', ADDRESS, '2030-01-04T00:00:00.000Z'))
         .execute(),
-    ).rejects.toThrow();
+      'unique',
+      'address',
+    );
   });
 });
