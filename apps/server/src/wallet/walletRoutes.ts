@@ -89,9 +89,10 @@ function readAuthShare(text: string): Uint8Array {
 }
 
 /**
- * What the schema cannot say about a new recovery share: scrypt's N is a power of two, and a password
- * record is hardened with the server's OPRF. A record without it could be guessed offline by whoever copies
- * the database; such records from before the OPRF still open, but none is written any more.
+ * What the schema cannot say about a new recovery share: scrypt's N is a power of two (`checkScryptCost`,
+ * the limits the web app runs scrypt within), and a password record is hardened with the server's OPRF. A
+ * record without it could be guessed offline by whoever copies the database; such records from before the
+ * OPRF still open, but none is written any more.
  */
 function checkRecovery(recovery: { method: string; kdf: RecoveryKdf }): void {
   const { kdf } = recovery;

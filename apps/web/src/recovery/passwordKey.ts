@@ -18,7 +18,7 @@ import {
 } from './recoveryCipher';
 import { runScrypt } from './runScrypt';
 
-/** The message for scrypt parameters outside {@link SCRYPT_LIMITS}. */
+/** The message for scrypt parameters outside `SCRYPT_LIMITS` (`checkScryptCost`). */
 const UNUSABLE_KDF =
   'Your recovery key is stored with settings this app does not accept, so it was not unlocked. Nothing was changed.';
 
@@ -43,7 +43,7 @@ export function needsOprf(kdf: RecoveryKdf): boolean {
  * nothing to check a guess against. A record without it (written before the OPRF) is keyed by scrypt's
  * output alone, as it was written.
  *
- * Parameters outside {@link SCRYPT_LIMITS} are refused before scrypt runs.
+ * Parameters outside `SCRYPT_LIMITS` (`checkScryptCost`) are refused before scrypt runs.
  *
  * @param oprfOutput - The OPRF output of this password; required when the record has `oprf`, ignored
  * otherwise. Not wiped here (the caller may use it again for the next record).
