@@ -1,23 +1,10 @@
 import { DialError } from './errors.js';
-import { USDC_DECIMALS } from './usdc.js';
 
 /** The assets Dial's on-ramp can offer. */
 export type OnrampAsset = 'USDC' | 'ETH' | 'BTC' | 'SOL' | 'POL';
 
 /** Every {@link OnrampAsset}, for validation. */
 export const ONRAMP_ASSETS: readonly OnrampAsset[] = Object.freeze(['USDC', 'ETH', 'BTC', 'SOL', 'POL']);
-
-/**
- * The decimals each asset has (6 for USDC, 18 for ETH and POL, 8 for BTC, 9 for SOL): an amount with more
- * cannot be bought, so {@link readOnrampAmount} refuses it.
- */
-export const ONRAMP_ASSET_DECIMALS: Readonly<Record<OnrampAsset, number>> = Object.freeze({
-  USDC: USDC_DECIMALS,
-  ETH: 18,
-  POL: 18,
-  BTC: 8,
-  SOL: 9,
-});
 
 /** `buy`: pay by card; `send`: send from the user's exchange account. */
 export type OnrampExperience = 'buy' | 'send';

@@ -1,4 +1,18 @@
-import { ONRAMP_ASSET_DECIMALS, type OnrampAsset } from './onrampOffers.js';
+import type { OnrampAsset } from './onrampOffers.js';
+import { USDC_DECIMALS } from './usdc.js';
+
+/**
+ * The decimals each asset has (6 for USDC, 18 for ETH and POL, 8 for BTC, 9 for SOL): an amount with more
+ * cannot be bought, so {@link readOnrampAmount} refuses it. Kept here, not with the offers, so that the web
+ * app's amount field does not bring the offer tables into its chunk.
+ */
+export const ONRAMP_ASSET_DECIMALS: Readonly<Record<OnrampAsset, number>> = Object.freeze({
+  USDC: USDC_DECIMALS,
+  ETH: 18,
+  POL: 18,
+  BTC: 8,
+  SOL: 9,
+});
 
 /** What {@link readOnrampAmount} made of an amount. */
 export type OnrampAmountReading =
