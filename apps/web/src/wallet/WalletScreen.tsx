@@ -84,7 +84,11 @@ export default function WalletScreen({ user, config, onSignedOut }: WalletScreen
           <RecoverWallet
             user={user}
             toRecover={state.toRecover}
-            onRecovered={retry}
+            onRecovered={() => {
+              // The keys were just split anew: a key screen opened before them starts over from the home.
+              if (screen === 'recovery-setup' || screen === 'export') replaceScreen(SCREEN_PATHS.home);
+              retry();
+            }}
             onSignedOut={signedOutHere}
           />
         </Suspense>
