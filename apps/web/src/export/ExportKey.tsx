@@ -3,11 +3,11 @@ import { DialError } from '@dial/core';
 import { useEffect, useRef, useState } from 'react';
 import { toDialError } from '../api/describeError';
 import { getWalletExport } from '../api/shareEndpoints';
+import { keyFromDeviceShare } from '../keys/rebuildKey';
 import { ConfirmWithCode } from '../reauth/ConfirmWithCode';
 import { ErrorMessage } from '../ui/ErrorMessage';
 import { Screen } from '../ui/Screen';
 import { StatusScreen } from '../ui/StatusScreen';
-import { keyFromDeviceShare } from '../wallet/rebuildKey';
 import { useCopyAddress } from '../wallet/useCopyAddress';
 import { useClipboardWipe } from './useClipboardWipe';
 

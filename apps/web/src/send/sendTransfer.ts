@@ -1,6 +1,6 @@
 import { createEmbeddedProvider, DialError, isDialError, sendTransactionWithFallback } from '@dial/core';
 import { type Chain, numberToHex } from 'viem';
-import { loadSigningAccount } from '../wallet/signingAccount';
+import { loadSigningAccount } from '../keys/signingAccount';
 import type { FeeEstimate } from './networkFee';
 import type { TransferCall } from './transferCall';
 

@@ -10,21 +10,20 @@ import {
 } from '@dial/core';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { StoredRecovery } from '../api/shareEndpoints';
+import type { ProtectedRecoveryShare, ScryptKdf } from '../api/types';
 import { derivePasswordKey, openWithPassword, protectWithPassword } from './passwordKey';
 import { hardenPassword } from './passwordOprf';
-import { encryptRecoveryShare, type ProtectedRecoveryShare, type ScryptKdf } from './recoveryCipher';
+import { encryptRecoveryShare } from './recoveryCipher';
 
 /**
  * Recovery on a new browser, up to the rotation it prepares, over a stubbed `fetch` that answers the
  * recovery routes as the server does: the OPRF with the server route's own evaluation function, and one
  * counter of evaluations and reported failures. The browser tests run the same flow against the real server.
  */
-const memory = await vi.hoisted(async () =>
-  (await import('../wallet/testing/memoryShareStore')).memoryShareStore(),
-);
-vi.mock('../wallet/deviceShareStore', () => ({ deviceShareStore: memory.store }));
+const memory = await vi.hoisted(async () => (await import('./testing/memoryShareStore')).memoryShareStore());
+vi.mock('./deviceShareStore', () => ({ deviceShareStore: memory.store }));
 
-const { recoverToRotation } = await import('./recoverWallet');
+const { recoverToRotation } = await import('./recoverToRotation');
 
 const USER = 'user-1';
 const KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';

@@ -8,15 +8,10 @@ import {
 } from '@dial/core';
 import { scryptAsync } from '@noble/hashes/scrypt';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { ProtectedRecoveryShare, ScryptKdf } from '../api/types';
 import { derivePasswordKey, openWithPassword, protectWithPassword } from './passwordKey';
 import { type EvaluateBlinded, hardenPassword } from './passwordOprf';
-import {
-  decryptRecoveryShare,
-  encryptRecoveryShare,
-  importAesKey,
-  type ProtectedRecoveryShare,
-  type ScryptKdf,
-} from './recoveryCipher';
+import { decryptRecoveryShare, encryptRecoveryShare, importAesKey } from './recoveryCipher';
 
 const ADDRESS = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
 const PASSWORD = 'plum orchard lantern 42';

@@ -1,6 +1,7 @@
 import { DialError, decodeShare } from '@dial/core';
+import type { PasskeyKdf } from '../api/types';
 import { fromBase64Url, toBase64Url } from './passkeyKey';
-import { type PasskeyKdf, randomSalt } from './recoveryCipher';
+import { randomSalt } from './recoveryCipher';
 
 /**
  * Whether this browser can probably protect recovery with a passkey: WebAuthn with the PRF extension.

@@ -1,11 +1,12 @@
 import { combineWalletShares, DialError, decodeShare, isDialError } from '@dial/core';
 import { getWallet } from '../api/endpoints';
 import { getRecovery, reportRecoveryFailed, type StoredRecovery } from '../api/shareEndpoints';
+import type { PasskeyKdf, ProtectedRecoveryShare } from '../api/types';
 import { evaluatePasskey } from './passkey';
 import { openWithPrf, protectWithPrf } from './passkeyKey';
 import { needsOprf, openWithPassword, type ProgressListener, protectWithPassword } from './passwordKey';
 import { type EvaluateBlinded, evaluateOnServer, hardenPassword } from './passwordOprf';
-import { type PasskeyKdf, type ProtectedRecoveryShare, randomSalt } from './recoveryCipher';
+import { randomSalt } from './recoveryCipher';
 import { type PendingRotation, prepareRotation } from './rotateShares';
 
 /** How the person unlocks the recovery share. */

@@ -1,9 +1,9 @@
 import { DialError, decodeShare, deriveRecoveryOprfKey, encodeShare, evaluateRecoveryOprf } from '@dial/core';
 import { describe, expect, it } from 'vitest';
+import type { PasskeyKdf, ProtectedRecoveryShare } from '../api/types';
 import { openWithPrf, protectWithPrf } from './passkeyKey';
 import { openWithPassword, protectWithPassword, SCRYPT_COST } from './passwordKey';
 import { hardenPassword } from './passwordOprf';
-import type { PasskeyKdf, ProtectedRecoveryShare } from './recoveryCipher';
 
 const ADDRESS = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
 const OTHER_ADDRESS = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';

@@ -1,7 +1,7 @@
 import { combineWalletShares, createWalletShares, decodeShare, encodeShare } from '@dial/core';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { splitId } from '../wallet/deviceShareRecords';
 import { walletServer } from '../wallet/testing/walletServer';
+import { splitId } from './deviceShareRecords';
 
 /**
  * The rotation's decisions (which device shares stay after each answer of the server) over an in-memory
@@ -9,12 +9,10 @@ import { walletServer } from '../wallet/testing/walletServer';
  * stubbed fetch that checks the requests sent. The browser tests run the same code against the real store
  * and server.
  */
-const memory = await vi.hoisted(async () =>
-  (await import('../wallet/testing/memoryShareStore')).memoryShareStore(),
-);
-vi.mock('../wallet/deviceShareStore', () => ({ deviceShareStore: memory.store }));
+const memory = await vi.hoisted(async () => (await import('./testing/memoryShareStore')).memoryShareStore());
+vi.mock('./deviceShareStore', () => ({ deviceShareStore: memory.store }));
 
-const { deviceShareStore } = await import('../wallet/deviceShareStore');
+const { deviceShareStore } = await import('./deviceShareStore');
 const { commitRotation, prepareRotation } = await import('./rotateShares');
 
 const USER = 'user-1';

@@ -1,7 +1,7 @@
 import type { Hex } from 'viem';
 import { getWallet } from '../api/endpoints';
 import type { StoredWallet } from '../api/types';
-import { keyFromDeviceShare } from '../wallet/rebuildKey';
+import { keyFromDeviceShare } from './rebuildKey';
 
 /**
  * The wallet as the server holds it now, and its key rebuilt with this browser's device share.

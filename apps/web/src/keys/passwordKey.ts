@@ -1,13 +1,6 @@
 import { DialError, decodeShare, RECOVERY_OPRF_OUTPUT_LENGTH, RECOVERY_OPRF_SUITE } from '@dial/core';
-import {
-  decryptRecoveryShare,
-  encryptRecoveryShare,
-  importAesKey,
-  type ProtectedRecoveryShare,
-  type RecoveryKdf,
-  randomSalt,
-  type ScryptKdf,
-} from './recoveryCipher';
+import type { ProtectedRecoveryShare, RecoveryKdf, ScryptKdf } from '../api/types';
+import { decryptRecoveryShare, encryptRecoveryShare, importAesKey, randomSalt } from './recoveryCipher';
 import { runScrypt } from './runScrypt';
 
 /**

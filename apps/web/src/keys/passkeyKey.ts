@@ -1,10 +1,6 @@
 import { DialError, decodeShare, encodeShare } from '@dial/core';
-import {
-  decryptRecoveryShare,
-  encryptRecoveryShare,
-  type PasskeyKdf,
-  type ProtectedRecoveryShare,
-} from './recoveryCipher';
+import type { PasskeyKdf, ProtectedRecoveryShare } from '../api/types';
+import { decryptRecoveryShare, encryptRecoveryShare } from './recoveryCipher';
 
 const HKDF_INFO = new TextEncoder().encode('dial-recovery-share/webauthn-prf/1');
 

@@ -8,11 +8,11 @@ import {
 } from '@dial/core';
 import type { Hex } from 'viem';
 import { putShares, type ShareRotation } from '../api/shareEndpoints';
-import { type ShareSlot, splitId } from '../wallet/deviceShareRecords';
-import { deviceShareStore } from '../wallet/deviceShareStore';
-import { signWalletProof } from '../wallet/signWalletProof';
-import { withWalletLock } from '../wallet/walletLock';
-import type { ProtectedRecoveryShare } from './recoveryCipher';
+import type { ProtectedRecoveryShare } from '../api/types';
+import { type ShareSlot, splitId } from './deviceShareRecords';
+import { deviceShareStore } from './deviceShareStore';
+import { signWalletProof } from './signWalletProof';
+import { withWalletLock } from './walletLock';
 
 /** A new split whose device share is saved in this browser, waiting for the server to take the others. */
 export interface PendingRotation {

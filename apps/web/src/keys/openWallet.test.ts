@@ -1,7 +1,7 @@
 import { createWalletShares, encodeShare } from '@dial/core';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { walletServer } from '../wallet/testing/walletServer';
 import { splitId } from './deviceShareRecords';
-import { walletServer } from './testing/walletServer';
 
 /**
  * Opening the wallet against what this browser holds: the in-memory stand-in for the IndexedDB store uses
@@ -13,7 +13,7 @@ vi.mock('./deviceShareStore', () => ({ deviceShareStore: memory.store }));
 
 const { deviceShareStore } = await import('./deviceShareStore');
 const { openWallet } = await import('./openWallet');
-const { commitRotation, prepareRotation } = await import('../recovery/rotateShares');
+const { commitRotation, prepareRotation } = await import('./rotateShares');
 
 const USER = 'user-1';
 const KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
