@@ -5,9 +5,9 @@ import type { User } from '../api/types';
 import type { WalletToRecover } from '../keys/openWallet';
 import { type RecoveryStage, recoverToRotation } from '../keys/recoverToRotation';
 import { ConfirmWithCode } from '../reauth/ConfirmWithCode';
+import { useSignOut } from '../session/useSignOut';
 import { ErrorMessage } from '../ui/ErrorMessage';
 import { Screen } from '../ui/Screen';
-import { useSignOut } from '../wallet/useSignOut';
 import { KdfProgress } from './KdfProgress';
 import { useRotationCommit } from './useRotationCommit';
 

@@ -1,8 +1,8 @@
 import { type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
 import type { Chain, PublicClient } from 'viem';
+import type { BalanceState } from '../chain/useBalance';
+import type { UsdcBalanceState } from '../chain/useUsdcBalance';
 import { Screen } from '../ui/Screen';
-import type { BalanceState } from '../wallet/useBalance';
-import type { UsdcBalanceState } from '../wallet/useUsdcBalance';
 import { SendForm } from './SendForm';
 import { SendReview } from './SendReview';
 import { SendStatus } from './SendStatus';

@@ -2,21 +2,21 @@ import { findChain, getUsdcAddress, shortenAddress } from '@dial/core';
 import { useCallback, useMemo, useRef, useState } from 'react';
 import { ActivityPanel } from '../activity/ActivityPanel';
 import type { AppConfig, User } from '../api/types';
+import { formatBalance, formatUsdc } from '../chain/formatBalance';
+import { useBalance } from '../chain/useBalance';
+import { useUsdcBalance } from '../chain/useUsdcBalance';
+import { defaultChainId, walletChains } from '../chain/walletChains';
 import { AddFundsEntry, AddFundsOffer } from '../onramp/AddFundsEntry';
 import { RecoveryReminder } from '../recovery/RecoveryReminder';
 import { SecurityPanel } from '../recovery/SecurityPanel';
 import { SendScreen } from '../send/SendScreen';
+import { describeIdentity } from '../session/describeIdentity';
+import { useSignOut } from '../session/useSignOut';
 import { ErrorMessage } from '../ui/ErrorMessage';
 import { Screen } from '../ui/Screen';
-import { describeIdentity } from './describeIdentity';
-import { formatBalance, formatUsdc } from './formatBalance';
 import { NetworkPicker } from './NetworkPicker';
 import { ReceivePanel } from './ReceivePanel';
-import { useBalance } from './useBalance';
-import { useSignOut } from './useSignOut';
 import { useTestFunds } from './useTestFunds';
-import { useUsdcBalance } from './useUsdcBalance';
-import { defaultChainId, walletChains } from './walletChains';
 
 interface WalletHomeProps {
   user: User;

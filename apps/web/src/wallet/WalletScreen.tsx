@@ -2,11 +2,11 @@ import type { DialError } from '@dial/core';
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import type { AppConfig, StoredWallet, User } from '../api/types';
 import { type WalletSecurity, WalletSecurityContext } from '../recovery/walletSecurity';
+import { useSignOut } from '../session/useSignOut';
 import { ErrorMessage } from '../ui/ErrorMessage';
 import { Screen } from '../ui/Screen';
 import { StatusScreen } from '../ui/StatusScreen';
 import { useOpenWallet } from './useOpenWallet';
-import { useSignOut } from './useSignOut';
 import { WalletHome } from './WalletHome';
 
 export interface WalletScreenProps {

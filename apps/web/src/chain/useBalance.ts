@@ -1,20 +1,12 @@
 import { DialError } from '@dial/core';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { type Chain, createPublicClient, http } from 'viem';
+import type { Chain } from 'viem';
+import { createChainClient } from './createChainClient';
 
 export type BalanceState =
   | { status: 'loading' }
   | { status: 'ready'; value: bigint }
   | { status: 'failed'; error: DialError };
-
-/** A client for `chain` on its default RPC URL (`chain.rpcUrls.default.http[0]`). */
-export function createChainClient(chain: Chain) {
-  return createPublicClient({
-    chain,
-    transport: http(undefined, { retryCount: 1, timeout: 15_000 }),
-    pollingInterval: 1_000,
-  });
-}
 
 /**
  * The native balance of `address` on `chain`, read from the chain's RPC by the browser (viem). Switching

@@ -1,7 +1,7 @@
 import { findChain, LOCAL_CHAIN_ID } from '@dial/core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AppConfig } from '../api/types';
-import { createChainClient } from './useBalance';
+import { createChainClient } from './createChainClient';
 import { readUsdcBalance } from './useUsdcBalance';
 import { walletChains } from './walletChains';
 

@@ -1,7 +1,7 @@
 import { findChain, LOCAL_CHAIN_ID, SUPPORTED_CHAINS } from '@dial/core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AppConfig } from '../api/types';
-import { createChainClient } from './useBalance';
+import { createChainClient } from './createChainClient';
 import { defaultChainId, walletChains } from './walletChains';
 
 const BASE_RPC = 'https://base.example.test/v1/KEY';

@@ -1,11 +1,12 @@
 import { type RefObject, useCallback, useEffect, useRef, useState } from 'react';
 
 /**
- * Copies the address with the Clipboard API and says so ("Copied"). Where the clipboard is unavailable or
- * refused, it selects the address on screen instead so it can be copied by hand. `copy` resolves to whether
- * the Clipboard API took the text, so a caller can act on a real copy (the export screen clears it later).
+ * Copies `text` with the Clipboard API and says so ("Copied"). Where the clipboard is unavailable or
+ * refused, it selects the text shown in `textRef` instead so it can be copied by hand, and says that the
+ * `what` ("address", "key") is selected. `copy` resolves to whether the Clipboard API took the text, so a
+ * caller can act on a real copy (the export screen clears it later).
  */
-export function useCopyAddress(address: string, addressRef: RefObject<HTMLElement | null>) {
+export function useCopyText(text: string, textRef: RefObject<HTMLElement | null>, what: string) {
   const [feedback, setFeedback] = useState('');
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
@@ -16,16 +17,16 @@ export function useCopyAddress(address: string, addressRef: RefObject<HTMLElemen
     let copied = false;
     try {
       if (!navigator.clipboard) throw new Error('no clipboard');
-      await navigator.clipboard.writeText(address);
+      await navigator.clipboard.writeText(text);
       setFeedback('Copied');
       copied = true;
     } catch {
-      selectContents(addressRef.current);
-      setFeedback('Copy did not work here: the address is selected, so copy it by hand.');
+      selectContents(textRef.current);
+      setFeedback(`Copy did not work here: the ${what} is selected, so copy it by hand.`);
     }
     timer.current = setTimeout(() => setFeedback(''), 4_000);
     return copied;
-  }, [address, addressRef]);
+  }, [text, textRef, what]);
 
   return { copy, feedback };
 }

@@ -1,6 +1,6 @@
 import type { Country } from '@dial/core';
 import { describe, expect, it } from 'vitest';
-import { countryLabel, filterCountries, formatCallCode } from './countries';
+import { countryLabel, filterCountries, formatCallCode } from './countryOptions';
 
 const countries: Country[] = [
   { code: 'AU', callCode: '61', name: 'Australia', flag: '🇦🇺' },
