@@ -1,12 +1,12 @@
 import { createWalletShares, encodeShare } from '@dial/core';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { walletServer } from '../wallet/testing/walletServer';
 import { splitId } from './deviceShareRecords';
+import { withDialServer } from './testing/dialServer';
 
 /**
  * Opening the wallet against what this browser holds: the in-memory stand-in for the IndexedDB store uses
- * the real record logic, and a stubbed fetch plays the server's wallet (GET /api/wallet, PUT shares). The
- * browser tests run the same code against the real store and server.
+ * the real record logic, and the real server answers (GET /api/wallet, PUT shares) through the stubbed
+ * fetch. The browser tests run the same code against the real store and server.
  */
 const memory = await vi.hoisted(async () => (await import('./testing/memoryShareStore')).memoryShareStore());
 vi.mock('./deviceShareStore', () => ({ deviceShareStore: memory.store }));
@@ -15,15 +15,23 @@ const { deviceShareStore } = await import('./deviceShareStore');
 const { openWallet } = await import('./openWallet');
 const { commitRotation, prepareRotation } = await import('./rotateShares');
 
-const USER = 'user-1';
+const dialServer = withDialServer();
+/** The signed-in user's id, as the server gave it. */
+let USER = '';
 const KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
 const ADDRESS = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
 const PROTECTED = {
   method: 'password' as const,
   ciphertext: 'AAAA',
-  kdf: { name: 'scrypt' as const, N: 2 ** 17, r: 8, p: 1, salt: 'AAAAAAAAAAAAAAAAAAAAAA==' },
+  kdf: {
+    name: 'scrypt' as const,
+    N: 2 ** 17,
+    r: 8,
+    p: 1,
+    salt: 'AAAAAAAAAAAAAAAAAAAAAA==',
+    oprf: 'ristretto255-sha512' as const,
+  },
 };
-const RECOVERY = { method: 'password' as const, createdAt: '2026-11-01T00:00:00.000Z' };
 const open = () => openWallet(USER, () => {});
 
 /** A split of the wallet's key at `generation`; its device share saved here under `save` (or not). */
@@ -40,7 +48,10 @@ async function split(generation: number, save: 'named' | 'unnamed' | 'none') {
   return { authShare: encodeShare(shares.authShare), deviceShare: shares.deviceShare, entry };
 }
 
-beforeEach(() => memory.clear());
+beforeEach(() => {
+  USER = dialServer().userId;
+  memory.clear();
+});
 afterEach(() => {
   vi.unstubAllGlobals();
 });
@@ -48,14 +59,10 @@ afterEach(() => {
 describe('opening the wallet', () => {
   it('leaves a rotation pending in another tab alone, so that tab can still finish it', async () => {
     const first = await split(1, 'named');
-    const server = walletServer({
-      address: ADDRESS,
-      authShare: first.authShare,
-      generation: 1,
-      recovery: null,
-    });
+    const server = dialServer();
+    await server.hold({ key: KEY, authShare: first.authShare, generation: 1, recovery: null });
     // Tab A prepares "Set up recovery" and waits for a confirmation code…
-    server.state.requireCode = true;
+    server.requireCode();
     const pending = await prepareRotation(USER, ADDRESS, 1, KEY, async () => PROTECTED);
     await expect(commitRotation(pending)).rejects.toMatchObject({ code: 'reauthentication_required' });
 
@@ -64,7 +71,7 @@ describe('opening the wallet', () => {
     expect(memory.keys(USER)).toEqual([first.entry, pending.entry].sort());
 
     // A gets its code and sends the rotation: the server and this browser agree on generation 2.
-    server.state.requireCode = false;
+    await server.confirmCode();
     await expect(commitRotation(pending)).resolves.toBe(2);
     expect(memory.keys(USER)).toEqual([pending.entry]);
     await expect(open()).resolves.toMatchObject({
@@ -77,8 +84,8 @@ describe('opening the wallet', () => {
   it('opens from records written before generations and before split ids', async () => {
     const shares = await createWalletShares(KEY);
     memory.put(USER, ADDRESS.toLowerCase(), { address: ADDRESS }, shares.deviceShare);
-    walletServer({
-      address: ADDRESS,
+    await dialServer().hold({
+      key: KEY,
       authShare: encodeShare(shares.authShare),
       generation: 1,
       recovery: null,
@@ -88,14 +95,14 @@ describe('opening the wallet', () => {
 
     memory.clear();
     const unnamed = await split(4, 'unnamed');
-    walletServer({ address: ADDRESS, authShare: unnamed.authShare, generation: 4, recovery: RECOVERY });
+    await dialServer().hold({ key: KEY, authShare: unnamed.authShare, generation: 4, recovery: PROTECTED });
     await expect(open()).resolves.toMatchObject({ generation: 4 });
   });
 
   it('picks the share of the split the server holds among two of the same generation', async () => {
     const ours = await split(2, 'named');
     const theirs = await split(2, 'named');
-    walletServer({ address: ADDRESS, authShare: theirs.authShare, generation: 2, recovery: null });
+    await dialServer().hold({ key: KEY, authShare: theirs.authShare, generation: 2, recovery: null });
     await expect(open()).resolves.toMatchObject({ generation: 2 });
     // The other split cannot ever open it: forgotten.
     expect(memory.keys(USER)).toEqual([theirs.entry]);
@@ -107,12 +114,7 @@ describe('opening the wallet', () => {
     // recovery on another device then made the server's generation 2.
     const orphan = await split(2, 'unnamed');
     const server = await split(2, 'none');
-    const api = walletServer({
-      address: ADDRESS,
-      authShare: server.authShare,
-      generation: 2,
-      recovery: RECOVERY,
-    });
+    await dialServer().hold({ key: KEY, authShare: server.authShare, generation: 2, recovery: PROTECTED });
 
     await expect(open()).resolves.toMatchObject({
       needsRecovery: true,
@@ -126,7 +128,7 @@ describe('opening the wallet', () => {
     // The recovery password rebuilt the key here: the recovery's rotation goes through…
     const recovered = await prepareRotation(USER, ADDRESS, 2, KEY, async () => PROTECTED);
     await expect(commitRotation(recovered)).resolves.toBe(3);
-    expect(api.state.wallet.generation).toBe(3);
+    expect((await dialServer().wallet()).generation).toBe(3);
     // …and the share that did not match is gone; the wallet opens.
     expect(memory.keys(USER)).toEqual([recovered.entry]);
     await expect(open()).resolves.toMatchObject({ generation: 3 });
@@ -135,7 +137,7 @@ describe('opening the wallet', () => {
   it('sends a share of another split of the current generation to recovery, not to a dead end', async () => {
     const orphan = await split(2, 'named');
     const server = await split(2, 'none');
-    walletServer({ address: ADDRESS, authShare: server.authShare, generation: 2, recovery: RECOVERY });
+    await dialServer().hold({ key: KEY, authShare: server.authShare, generation: 2, recovery: PROTECTED });
     await expect(open()).resolves.toMatchObject({ needsRecovery: true, hasMismatchedShare: true });
     expect(memory.keys(USER)).toEqual([orphan.entry]);
   });
@@ -143,7 +145,7 @@ describe('opening the wallet', () => {
   it('without recovery, a mismatched share is `wallet_mismatch` and a missing one `recovery_not_set_up`', async () => {
     await split(2, 'unnamed');
     const server = await split(2, 'none');
-    walletServer({ address: ADDRESS, authShare: server.authShare, generation: 2, recovery: null });
+    await dialServer().hold({ key: KEY, authShare: server.authShare, generation: 2, recovery: null });
     await expect(open()).rejects.toMatchObject({ code: 'wallet_mismatch' });
     memory.clear();
     await expect(open()).rejects.toMatchObject({ code: 'recovery_not_set_up' });
@@ -152,7 +154,7 @@ describe('opening the wallet', () => {
   it('after the keys were replaced elsewhere, says an older share is held', async () => {
     await split(1, 'named');
     const server = await split(2, 'none');
-    walletServer({ address: ADDRESS, authShare: server.authShare, generation: 2, recovery: RECOVERY });
+    await dialServer().hold({ key: KEY, authShare: server.authShare, generation: 2, recovery: PROTECTED });
     await expect(open()).resolves.toMatchObject({
       needsRecovery: true,
       hasOlderShare: true,

@@ -1,38 +1,37 @@
 import {
   combineWalletShares,
   createWalletShares,
-  DialError,
+  type DialError,
   decodeShare,
-  deriveRecoveryOprfKey,
   encodeShare,
-  evaluateRecoveryOprf,
   isDialError,
 } from '@dial/core';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { StoredRecovery } from '../api/shareEndpoints';
 import type { ProtectedRecoveryShare, ScryptKdf } from '../api/types';
 import { derivePasswordKey, openWithPassword, protectWithPassword } from './passwordKey';
 import { hardenPassword } from './passwordOprf';
 import { encryptRecoveryShare } from './recoveryCipher';
+import { withDialServer } from './testing/dialServer';
 
 /**
- * Recovery on a new browser, up to the rotation it prepares, over a stubbed `fetch` that answers the
- * recovery routes as the server does: the OPRF with the server route's own evaluation function, and one
- * counter of evaluations and reported failures. The browser tests run the same flow against the real server.
+ * Recovery on a new browser, up to the rotation it prepares, against the real server (its recovery routes,
+ * its OPRF key and its hourly recovery budget) through the stubbed `fetch`, counting the recovery requests
+ * this browser made. The browser tests run the same flow in Chromium.
  */
 const memory = await vi.hoisted(async () => (await import('./testing/memoryShareStore')).memoryShareStore());
 vi.mock('./deviceShareStore', () => ({ deviceShareStore: memory.store }));
 
 const { recoverToRotation } = await import('./recoverToRotation');
 
-const USER = 'user-1';
+const dialServer = withDialServer();
+/** The signed-in user's id, as the server gave it. */
+let USER = '';
 const KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
 const ADDRESS = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
 const PASSWORD = 'plum orchard lantern 42';
 const FAST = { N: 2 ** 15, r: 8, p: 1 };
-const SERVER_KEY = deriveRecoveryOprfKey(crypto.getRandomValues(new Uint8Array(32)), USER);
-const harden = (password: string) =>
-  hardenPassword(password, async (blinded) => evaluateRecoveryOprf(SERVER_KEY, blinded));
+/** The OPRF output of `password` under the server's key for this user (asked directly, not counted here). */
+const harden = (password: string) => hardenPassword(password, dialServer().evaluate);
 
 /** A record as Dial wrote it before the OPRF: no `oprf`, scrypt's output is the key. */
 async function protectBeforeOprf(share: Uint8Array): Promise<ProtectedRecoveryShare> {
@@ -45,49 +44,31 @@ async function protectBeforeOprf(share: Uint8Array): Promise<ProtectedRecoverySh
   return { method: 'password', kdf, ciphertext: await encryptRecoveryShare(share, key, 'password', ADDRESS) };
 }
 
-/** The wallet at generation 1 whose recovery share is protected by `protect`, and a server that holds it. */
+/**
+ * The wallet, at generation 2 on the server, whose recovery share is protected by `protect`, and the
+ * server's count of the recovery requests this browser made.
+ */
 async function walletWithRecovery(protect: (share: Uint8Array) => Promise<ProtectedRecoveryShare>) {
+  const server = dialServer();
   const shares = await createWalletShares(KEY);
-  const recovery: StoredRecovery = { generation: 1, ...(await protect(shares.recoveryShare)) };
-  const calls = { evaluations: 0, failures: 0, fetches: 0, refuseEvaluations: false };
-  const reply = (status: number, body: unknown, headers: Record<string, string> = {}) =>
-    new Response(JSON.stringify(body), {
-      status,
-      headers: { 'Content-Type': 'application/json', ...headers },
-    });
-  vi.stubGlobal(
-    'fetch',
-    vi.fn<typeof globalThis.fetch>(async (input, init) => {
-      const route = `${init?.method ?? 'GET'} ${String(input)}`;
-      if (route === 'GET /api/wallet') {
-        return reply(200, {
-          address: ADDRESS,
-          authShare: encodeShare(shares.authShare),
-          generation: 1,
-          recovery: { method: 'password', createdAt: '2030-01-01T00:00:00.000Z' },
-        });
-      }
-      if (route === 'GET /api/wallet/recovery') {
-        calls.fetches += 1;
-        return reply(200, recovery);
-      }
-      if (route === 'POST /api/wallet/recovery/oprf') {
-        if (calls.refuseEvaluations) {
-          return reply(429, new DialError('too_many_requests').toBody(), { 'Retry-After': '900' });
-        }
-        calls.evaluations += 1;
-        const { blindedElement } = JSON.parse(String(init?.body)) as { blindedElement: string };
-        return reply(200, {
-          evaluatedElement: encodeShare(evaluateRecoveryOprf(SERVER_KEY, decodeShare(blindedElement))),
-        });
-      }
-      if (route === 'POST /api/wallet/recovery/failed') {
-        calls.failures += 1;
-        return new Response(null, { status: 204 });
-      }
-      throw new Error(`unexpected request ${route}`);
-    }),
-  );
+  const recovery = await protect(shares.recoveryShare);
+  // The server no longer takes a password record without the OPRF: one written before it is in its
+  // database as it was written.
+  const beforeOprf = recovery.kdf.name === 'scrypt' && recovery.kdf.oprf === undefined;
+  const authShare = encodeShare(shares.authShare);
+  await server.hold({ key: KEY, authShare, generation: 2, recovery: beforeOprf ? null : recovery });
+  if (beforeOprf) await server.storeRecovery(recovery);
+  const calls = {
+    get fetches() {
+      return server.count('GET /api/wallet/recovery');
+    },
+    get evaluations() {
+      return server.count('POST /api/wallet/recovery/oprf', 200);
+    },
+    get failures() {
+      return server.count('POST /api/wallet/recovery/failed');
+    },
+  };
   return { shares, calls };
 }
 
@@ -106,7 +87,10 @@ async function rejection(attempt: Promise<unknown>): Promise<unknown> {
   );
 }
 
-beforeEach(() => memory.clear());
+beforeEach(() => {
+  USER = dialServer().userId;
+  memory.clear();
+});
 afterEach(() => {
   vi.unstubAllGlobals();
 });
@@ -157,10 +141,12 @@ describe('recovering with a password', () => {
   });
 
   it('stops before scrypt when the server refuses the evaluation, passing on the wait', async () => {
-    const { calls } = await walletWithRecovery(async (share) =>
+    await walletWithRecovery(async (share) =>
       protectWithPassword(share, ADDRESS, PASSWORD, await harden(PASSWORD), undefined, FAST),
     );
-    calls.refuseEvaluations = true;
+    // One use of the hourly recovery budget is left, 15 minutes before it renews: fetching the record takes
+    // it, and the server refuses the evaluation.
+    await dialServer().spendRecoveryBudget(1, 900);
     const progress: number[] = [];
     const error = await rejection(
       recoverToRotation(USER, { method: 'password', password: PASSWORD }, (stage, fraction) => {

@@ -1,13 +1,13 @@
 import { combineWalletShares, createWalletShares, decodeShare, encodeShare } from '@dial/core';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { walletServer } from '../wallet/testing/walletServer';
 import { splitId } from './deviceShareRecords';
+import { withDialServer } from './testing/dialServer';
 
 /**
  * The rotation's decisions (which device shares stay after each answer of the server) over an in-memory
- * stand-in for the IndexedDB store that uses the real record logic; the server's answers come from a
- * stubbed fetch that checks the requests sent. The browser tests run the same code against the real store
- * and server.
+ * stand-in for the IndexedDB store that uses the real record logic; the answers come from the real server,
+ * which the stubbed fetch sends the requests to. The browser tests run the same code against the real
+ * store and server.
  */
 const memory = await vi.hoisted(async () => (await import('./testing/memoryShareStore')).memoryShareStore());
 vi.mock('./deviceShareStore', () => ({ deviceShareStore: memory.store }));
@@ -15,13 +15,22 @@ vi.mock('./deviceShareStore', () => ({ deviceShareStore: memory.store }));
 const { deviceShareStore } = await import('./deviceShareStore');
 const { commitRotation, prepareRotation } = await import('./rotateShares');
 
-const USER = 'user-1';
+const dialServer = withDialServer();
+/** The signed-in user's id, as the server gave it. */
+let USER = '';
 const KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
 const ADDRESS = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
 const RECOVERY = {
   method: 'password' as const,
   ciphertext: 'AAAA',
-  kdf: { name: 'scrypt' as const, N: 2 ** 17, r: 8, p: 1, salt: 'AAAAAAAAAAAAAAAAAAAAAA==' },
+  kdf: {
+    name: 'scrypt' as const,
+    N: 2 ** 17,
+    r: 8,
+    p: 1,
+    salt: 'AAAAAAAAAAAAAAAAAAAAAA==',
+    oprf: 'ristretto255-sha512' as const,
+  },
 };
 
 /** This browser holds the device share of the wallet's first split, which the server holds. */
@@ -29,12 +38,8 @@ async function firstSplit() {
   const first = await createWalletShares(KEY);
   const slot = { address: ADDRESS, generation: 1, split: await splitId(first.authShare) };
   const entry = await deviceShareStore.save(USER, slot, first.deviceShare);
-  const server = walletServer({
-    address: ADDRESS,
-    authShare: encodeShare(first.authShare),
-    generation: 1,
-    recovery: null,
-  });
+  const server = dialServer();
+  await server.hold({ key: KEY, authShare: encodeShare(first.authShare), generation: 1, recovery: null });
   return { first, entry, server };
 }
 
@@ -44,7 +49,10 @@ async function prepared() {
   return { ...setup, pending };
 }
 
-beforeEach(() => memory.clear());
+beforeEach(() => {
+  USER = dialServer().userId;
+  memory.clear();
+});
 afterEach(() => {
   vi.unstubAllGlobals();
 });
@@ -85,17 +93,19 @@ describe('share rotation', () => {
     expect(JSON.parse(String(challengeInit?.body))).toEqual({ purpose: 'rotate-shares' });
     const sent = JSON.parse(String(server.fetch.mock.calls[1]![1]?.body));
     expect(sent.proof).toEqual({
-      challenge: 'challenge-1',
+      challenge: (server.answers[0]!.body as { challenge: string }).challenge,
       signature: expect.stringMatching(/^0x[0-9a-f]{130}$/),
     });
-    // The stand-in took it only because the signature recovered to the wallet over exactly these shares.
-    expect(server.state.wallet.authShare).toBe(pending.body.authShare);
+    // The server took it only because the signature recovered to the wallet over exactly these shares.
+    expect((await server.wallet()).authShare).toBe(pending.body.authShare);
   });
 
   it("forgets the new share when the server refuses the key's proof (it holds another wallet)", async () => {
     const { pending, server, entry } = await prepared();
-    server.state.wallet.address = '0x0000000000000000000000000000000000000001';
-    const elsewhere = { ...pending, body: { ...pending.body, address: server.state.wallet.address } };
+    // No route replaces a wallet's address: the server's database is changed behind its back.
+    const other = '0x0000000000000000000000000000000000000001';
+    await server.db.updateTable('wallets').set({ address: other }).where('user_id', '=', USER).execute();
+    const elsewhere = { ...pending, body: { ...pending.body, address: other } };
     await expect(commitRotation(elsewhere)).rejects.toMatchObject({ code: 'wallet_proof_invalid' });
     expect(memory.keys(USER)).toEqual([entry]);
   });
@@ -114,10 +124,10 @@ describe('share rotation', () => {
 
   it('keeps both when a code is needed first, so the same rotation can be sent again', async () => {
     const { pending, server } = await prepared();
-    server.state.requireCode = true;
+    server.requireCode();
     await expect(commitRotation(pending)).rejects.toMatchObject({ code: 'reauthentication_required' });
     expect(await deviceShareStore.generations(USER, ADDRESS)).toEqual([1, 2]);
-    server.state.requireCode = false;
+    await server.confirmCode();
     await expect(commitRotation(pending)).resolves.toBe(2);
     expect(memory.keys(USER)).toEqual([pending.entry]);
   });
@@ -126,25 +136,32 @@ describe('share rotation', () => {
     const { pending, server, entry } = await prepared();
     // Another tab's pending split of the same generation stays: only the refused one goes.
     const other = await prepareRotation(USER, ADDRESS, 1, KEY, async () => RECOVERY);
-    server.state.wallet.generation = 2;
+    // Another device replaces the shares first (the same key, a new split).
+    const elsewhere = await createWalletShares(KEY);
+    await server.hold({
+      key: KEY,
+      authShare: encodeShare(elsewhere.authShare),
+      generation: 2,
+      recovery: null,
+    });
     await expect(commitRotation(pending)).rejects.toMatchObject({ code: 'stale_share_generation' });
     expect(memory.keys(USER)).toEqual([entry, other.entry].sort());
   });
 
   it('sends nothing when the pending device share is gone meanwhile, so the wallet is never left without one', async () => {
     const { pending, server, entry } = await prepared();
-    server.state.requireCode = true;
+    server.requireCode();
     await expect(commitRotation(pending)).rejects.toMatchObject({ code: 'reauthentication_required' });
-    expect(server.state.puts).toBe(1);
+    expect(server.count('PUT /api/wallet/shares')).toBe(1);
     // While the person fetches the code, the new share disappears (another tab, cleared data).
     await deviceShareStore.discard(USER, pending.entry);
-    server.state.requireCode = false;
+    await server.confirmCode();
     const failure = commitRotation(pending);
     await expect(failure).rejects.toMatchObject({ code: 'device_share_missing' });
     await expect(failure).rejects.toThrow(/nothing was changed/);
     // No PUT went out: the server still holds the first split, whose share this browser still has.
-    expect(server.state.puts).toBe(1);
-    expect(server.state.wallet.generation).toBe(1);
+    expect(server.count('PUT /api/wallet/shares')).toBe(1);
+    expect((await server.wallet()).generation).toBe(1);
     expect(memory.keys(USER)).toEqual([entry]);
   });
 
@@ -158,7 +175,7 @@ describe('share rotation', () => {
       first.deviceShare,
     );
     await expect(commitRotation(pending)).rejects.toMatchObject({ code: 'device_share_missing' });
-    expect(server.state.puts).toBe(0);
+    expect(server.count('PUT /api/wallet/shares')).toBe(0);
   });
 
   it('two tabs setting up recovery at once keep separate shares of generation 2; the loser sends nothing', async () => {
@@ -173,13 +190,13 @@ describe('share rotation', () => {
     await expect(commitRotation(a)).resolves.toBe(2);
     // A's success forgot B's split of the same generation: B stops before sending (it would be stale).
     await expect(commitRotation(b)).rejects.toMatchObject({ code: 'device_share_missing' });
-    expect(server.state.puts).toBe(1);
+    expect(server.count('PUT /api/wallet/shares')).toBe(1);
 
     // The share kept is the one of the split the server holds: it rebuilds the key.
     expect(memory.keys(USER)).toEqual([a.entry]);
     const device = (await deviceShareStore.load(USER, a.entry))!;
     await expect(
-      combineWalletShares([device, decodeShare(server.state.wallet.authShare)], ADDRESS),
+      combineWalletShares([device, decodeShare((await server.wallet()).authShare)], ADDRESS),
     ).resolves.toBe(KEY);
   });
 });
