@@ -5,7 +5,6 @@ import type { Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { beforeEach, type Mock, vi } from 'vitest';
 import type { Database } from '../../../../server/src/db/database';
-import { WALLET_LIMITS } from '../../../../server/src/wallet/walletLimits';
 // `useTestDatabase` registers vitest hooks; it is no React hook, whatever its name tells the linter.
 import { useTestDatabase as databaseForEachTest } from '../../../../server/test/databases';
 import { createTestApp, ORIGIN, PHONE, type TestApp } from '../../../../server/test/testApp';
@@ -231,7 +230,7 @@ export function withDialServer(): () => DialServer {
         await call('POST', '/api/auth/reauth/verify', { code: test.transport.lastCode(PHONE) });
       },
       async spendRecoveryBudget(leave, retryAfterSeconds) {
-        const { max, windowSeconds } = WALLET_LIMITS.recoveryPerUser;
+        const { max, windowSeconds } = test.config.rateLimits.walletRecoveryPerUser;
         const windowMs = windowSeconds * 1000;
         const now = test.clock.now().getTime();
         const wait = Math.floor(now / windowMs) * windowMs + windowMs - retryAfterSeconds * 1000 - now;
