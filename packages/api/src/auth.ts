@@ -67,7 +67,13 @@ export const otpStartRoute = defineRoute({
       'An error from the catalogue; with `proof_of_work_required`, the challenge to solve before asking again.',
     ),
   },
-  errors: ['invalid_phone', 'invalid_email', 'proof_of_work_required', 'delivery_failed', ...RATE_LIMIT_ERRORS],
+  errors: [
+    'invalid_phone',
+    'invalid_email',
+    'proof_of_work_required',
+    'delivery_failed',
+    ...RATE_LIMIT_ERRORS,
+  ],
 });
 
 export type OtpStartRequest = Static<typeof otpStartRoute.schema.body>;

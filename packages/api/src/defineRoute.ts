@@ -42,7 +42,9 @@ export const ANY_REQUEST_ERRORS = [
 /** `{"code","message"}`: the `error` of an error answer, its code one of `codes`. */
 export function errorField(codes: readonly ErrorCode[]) {
   return Type.Object({
-    code: Type.Enum([...codes], { description: 'A code of the error catalogue (packages/core/src/errors.ts).' }),
+    code: Type.Enum([...codes], {
+      description: 'A code of the error catalogue (packages/core/src/errors.ts).',
+    }),
     message: Type.String({ description: 'A message a person can act on.' }),
   });
 }

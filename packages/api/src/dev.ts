@@ -42,7 +42,9 @@ export const faucetRoute = defineRoute({
     "Sends 1 test ETH (asset `native`, the default) or mints 100 test USDC (asset `usdc`) from the local chain's faucet to the signed-in user's wallet.",
   session: true,
   body: Type.Object({
-    asset: Type.Optional(Type.Enum(['native', 'usdc'], { description: 'What to send; `native` by default.' })),
+    asset: Type.Optional(
+      Type.Enum(['native', 'usdc'], { description: 'What to send; `native` by default.' }),
+    ),
   }),
   response: {
     200: Type.Object({

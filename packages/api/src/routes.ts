@@ -1,4 +1,4 @@
-import { listActivityRoute, checkTransferRoute, recordTransferRoute } from './activity.js';
+import { checkTransferRoute, listActivityRoute, recordTransferRoute } from './activity.js';
 import {
   logoutRoute,
   meRoute,

@@ -14,6 +14,8 @@ const AuthShareInputSchema = Type.String({
   description: `Base64 (standard, padded) of the ${SHARE_LENGTH}-byte auth share.`,
 });
 const AddressSchema = HexString({ pattern: ADDRESS_PATTERN, description: 'EIP-55 checksummed address.' });
+/** The same, typed `string`: the rotation echoes the address it was given (once checked). */
+const EchoedAddressSchema = Type.String({ pattern: ADDRESS_PATTERN, description: 'EIP-55 checksummed address.' });
 const AuthShareSchema = Type.String({
   description: `Base64 (standard, padded) of the ${SHARE_LENGTH}-byte auth share.`,
 });
@@ -119,7 +121,7 @@ export const rotateSharesRoute = defineRoute({
     },
     { additionalProperties: false },
   ),
-  response: { 200: Type.Object({ address: AddressSchema, generation: GenerationSchema }) },
+  response: { 200: Type.Object({ address: EchoedAddressSchema, generation: GenerationSchema }) },
   errors: [
     'reauthentication_required',
     'wallet_not_found',
