@@ -15,7 +15,10 @@ const AuthShareInputSchema = Type.String({
 });
 const AddressSchema = HexString({ pattern: ADDRESS_PATTERN, description: 'EIP-55 checksummed address.' });
 /** The same, typed `string`: the rotation echoes the address it was given (once checked). */
-const EchoedAddressSchema = Type.String({ pattern: ADDRESS_PATTERN, description: 'EIP-55 checksummed address.' });
+const EchoedAddressSchema = Type.String({
+  pattern: ADDRESS_PATTERN,
+  description: 'EIP-55 checksummed address.',
+});
 const AuthShareSchema = Type.String({
   description: `Base64 (standard, padded) of the ${SHARE_LENGTH}-byte auth share.`,
 });
