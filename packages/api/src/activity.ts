@@ -65,7 +65,8 @@ export const recordTransferRoute = defineRoute({
       txHash: Type.String({ pattern: '^0x[0-9a-fA-F]{64}$', description: '0x and 64 hex digits.' }),
       to: Type.String({
         pattern: '^0x[0-9a-fA-F]{40}$',
-        description: 'The recipient address; a mixed-case one must have a valid EIP-55 checksum.',
+        description:
+          'The recipient address (for USDC too, not the token contract); a mixed-case one must have a valid EIP-55 checksum.',
       }),
       asset: AssetSchema,
       amount: Type.String({

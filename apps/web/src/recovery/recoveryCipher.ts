@@ -1,47 +1,14 @@
-import { DialError, decodeShare, encodeShare, type RECOVERY_OPRF_SUITE } from '@dial/core';
+import type { RecoveryMethod } from '@dial/api';
+import { DialError, decodeShare, encodeShare } from '@dial/core';
 
-/** How the recovery share is protected: a password (scrypt) or a passkey (WebAuthn PRF). */
-export type RecoveryMethod = 'password' | 'passkey';
-
-export interface ScryptKdf {
-  name: 'scrypt';
-  N: number;
-  r: number;
-  p: number;
-  /** Base64. */
-  salt: string;
-  /**
-   * The key also needs the server's OPRF evaluation of the password (see `passwordOprf.ts`). Absent on
-   * records written before Dial hardened passwords: their key is scrypt's output alone.
-   */
-  oprf?: typeof RECOVERY_OPRF_SUITE;
-}
-
-export interface PasskeyKdf {
-  name: 'webauthn-prf';
-  /** The passkey's credential id, base64url. */
-  credentialId: string;
-  /** The PRF input, base64; also the HKDF salt. */
-  salt: string;
-}
-
-/** Older or other clients may have stored PBKDF2; Dial itself writes scrypt. */
-export interface Pbkdf2Kdf {
-  name: 'pbkdf2';
-  hash: 'SHA-256' | 'SHA-512';
-  iterations: number;
-  salt: string;
-}
-
-export type RecoveryKdf = ScryptKdf | PasskeyKdf | Pbkdf2Kdf;
-
-/** The encrypted recovery share as the server stores it (`recovery` of `PUT /api/wallet/shares`). */
-export interface ProtectedRecoveryShare {
-  method: RecoveryMethod;
-  /** Base64 of the 12-byte IV followed by the AES-GCM ciphertext and tag. */
-  ciphertext: string;
-  kdf: RecoveryKdf;
-}
+export type {
+  PasskeyKdf,
+  Pbkdf2Kdf,
+  ProtectedRecoveryShare,
+  RecoveryKdf,
+  RecoveryMethod,
+  ScryptKdf,
+} from '@dial/api';
 
 const IV_LENGTH = 12;
 
