@@ -6,7 +6,7 @@ import SqliteDatabase from 'better-sqlite3';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
-import type { TrustProxy } from '../src/config.js';
+import type { TrustProxy } from '../src/config/index.js';
 import { useTestDatabase } from './databases.js';
 import { createTestApp, ORIGIN, PHONE, testConfig } from './testApp.js';
 
@@ -332,6 +332,10 @@ describe('the OpenAPI document', () => {
   });
 });
 
+/** What Chromium sends when it opens a page. */
+const BROWSER_ACCEPT =
+  'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,image/apng,*/*;q=0.8';
+
 describe('the web app', () => {
   let dir: string;
   beforeAll(() => {
@@ -370,10 +374,50 @@ describe('the web app', () => {
 
   it('answers any other GET outside /api and /dev with index.html (the app routes in the browser)', async () => {
     const t = await createTestApp(db(), { config: { webDistDir: dir } });
-    const response = await t.get('/wallet/settings');
+    const response = await t.get('/wallet/settings', { headers: { accept: BROWSER_ACCEPT } });
     expect(response.statusCode).toBe(200);
     expect(response.body).toContain('<title>Dial</title>');
     expect(response.headers['cache-control']).toBe('no-cache');
+  });
+
+  it.each(['/send', '/send/review', '/receive', '/activity', '/add-funds', '/security', '/security/export'])(
+    "opens the app's screen %s from its URL (a reload, a link) with index.html and the security headers",
+    async (path) => {
+      const t = await createTestApp(db(), { config: { webDistDir: dir } });
+      for (const method of ['GET', 'HEAD'] as const) {
+        const response = await t.app.inject({
+          method,
+          url: `${path}?to=%2B447400123456&amount=0.1`,
+          headers: { accept: BROWSER_ACCEPT },
+        });
+        expect(response.statusCode).toBe(200);
+        expect(response.headers['content-type']).toMatch(/^text\/html/);
+        expect(response.headers['cache-control']).toBe('no-cache');
+        if (method === 'GET') expect(response.body).toContain('<title>Dial</title>');
+        expectSecurityHeaders(response);
+      }
+    },
+  );
+
+  it('answers a request for a screen that does not ask for HTML (a script, a bot) with 404 not_found', async () => {
+    const t = await createTestApp(db(), { config: { webDistDir: dir } });
+    for (const accept of [undefined, 'application/json', '*/*', 'image/avif,image/webp,*/*']) {
+      const response = await t.get('/robots.txt', accept === undefined ? {} : { headers: { accept } });
+      expect(response.statusCode).toBe(404);
+      expect(response.headers['content-type']).toMatch(/^application\/json/);
+      expect(response.json().error.code).toBe('not_found');
+      expectSecurityHeaders(response);
+    }
+  });
+
+  it('keeps a JSON 404 for unknown /api paths even when a browser asks for HTML', async () => {
+    const t = await createTestApp(db(), { config: { webDistDir: dir } });
+    for (const url of ['/api/unknown', '/api', '/dev/unknown', '/assets/gone-123.js']) {
+      const response = await t.get(url, { headers: { accept: BROWSER_ACCEPT } });
+      expect(response.statusCode).toBe(404);
+      expect(response.headers['content-type']).toMatch(/^application\/json/);
+      expect(response.json().error.code).toBe('not_found');
+    }
   });
 
   it('keeps not_found for unknown /api and /dev paths and missing assets', async () => {

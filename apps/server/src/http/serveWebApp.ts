@@ -7,9 +7,12 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 /**
- * Serves the built web app from `dir` when it holds an `index.html`: its files as they are, and
- * `index.html` for any other GET outside `/api`, `/dev` and `/assets` (the app routes in the browser). `index.html`
- * is `no-cache` (revalidated every time, so a new release shows at once); `/assets/*` is immutable.
+ * Serves the built web app from `dir` when it holds an `index.html`: its files as they are, and `index.html`
+ * for a page the browser asks for anywhere else outside `/api`, `/dev` and `/assets` (a GET or HEAD that
+ * accepts `text/html`: `/send`, `/receive`, … are the app's screens, routed in the browser). Anything else
+ * there (a script's `fetch`, a missing `/robots.txt`) stays `404 not_found`. `index.html` is `no-cache`
+ * (revalidated every time, so a new release shows at once); `/assets/*` is immutable. The security headers
+ * (CSP included) are the app's `onSend` hook's, on these answers too.
  *
  * @returns the SPA fallback for the not-found handler, or `undefined` when there is no web app to serve
  *   (tests, an API-only deployment).
@@ -36,7 +39,13 @@ export async function serveWebApp(
     if (request.method !== 'GET' && request.method !== 'HEAD') return false;
     // A missing hashed asset is a stale page asking for an old release: a 404, not the HTML.
     if (request.url.startsWith('/assets/')) return false;
+    if (!acceptsHtml(request.headers.accept)) return false;
     await reply.code(200).sendFile('index.html');
     return true;
   };
+}
+
+/** Whether an `Accept` header names HTML, as a browser's navigation does (`text/html,application/xhtml+xml,…`). */
+function acceptsHtml(accept: string | undefined): boolean {
+  return accept !== undefined && /(^|,)\s*text\/html\s*(;|,|$)/i.test(accept);
 }

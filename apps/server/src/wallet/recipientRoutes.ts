@@ -2,7 +2,6 @@ import { lookupRecipientRoute } from '@dial/api';
 import { DialError, isDialError, isValidPhone, maskIdentifier, parsePhone, toE164 } from '@dial/core';
 import type { AppContext } from '../appContext.js';
 import type { TypedApp } from '../http/typedApp.js';
-import { WALLET_LIMITS } from './walletLimits.js';
 import { findWalletByPhone } from './walletStore.js';
 
 /** Reads a phone number as typed (international form, or national US) into E.164. */
@@ -32,8 +31,12 @@ export function registerRecipientRoutes(app: TypedApp, ctx: AppContext): void {
     },
     async (request) => {
       const now = ctx.now();
-      await ctx.rateLimiter.consume(`lookup:ip:${request.ip}`, WALLET_LIMITS.lookupsPerIp, now);
-      await ctx.rateLimiter.consume(`lookup:user:${request.user!.id}`, WALLET_LIMITS.lookupsPerUser, now);
+      await ctx.rateLimiter.consume(`lookup:ip:${request.ip}`, ctx.config.rateLimits.walletLookupsPerIp, now);
+      await ctx.rateLimiter.consume(
+        `lookup:user:${request.user!.id}`,
+        ctx.config.rateLimits.walletLookupsPerUser,
+        now,
+      );
       const e164 = readPhone(request.query.phone);
       const address = await findWalletByPhone(ctx.db, e164);
       if (address === undefined) throw new DialError('recipient_not_found');

@@ -2,7 +2,6 @@ import { recoveryOprfRoute } from '@dial/api';
 import { decodeShare, deriveRecoveryOprfKey, encodeShare, evaluateRecoveryOprf } from '@dial/core';
 import type { AppContext } from '../appContext.js';
 import type { TypedApp } from '../http/typedApp.js';
-import { WALLET_LIMITS } from './walletLimits.js';
 
 /**
  * `POST /api/wallet/recovery/oprf`: the server's half of the OPRF (RFC 9497, ristretto255-SHA512, base
@@ -36,7 +35,11 @@ export function registerRecoveryOprfRoutes(app: TypedApp, ctx: AppContext): void
     async (request) => {
       const userId = request.user!.id;
       // Counted before the element is even read: every request is a guess the caller may check.
-      await ctx.rateLimiter.consume(`recovery:user:${userId}`, WALLET_LIMITS.recoveryPerUser, ctx.now());
+      await ctx.rateLimiter.consume(
+        `recovery:user:${userId}`,
+        ctx.config.rateLimits.walletRecoveryPerUser,
+        ctx.now(),
+      );
       const blinded = decodeShare(request.body.blindedElement);
       const key = deriveRecoveryOprfKey(ctx.keys.recoveryOprf, userId);
       try {

@@ -1,12 +1,16 @@
-import { type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
+import { type ReactNode, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { Chain, PublicClient } from 'viem';
+import { closeScreen, openScreen, replaceScreen } from '../navigation/navigate';
+import { SCREEN_PATHS } from '../navigation/routes';
 import { Screen } from '../ui/Screen';
 import type { BalanceState } from '../wallet/useBalance';
 import type { UsdcBalanceState } from '../wallet/useUsdcBalance';
 import { SendForm } from './SendForm';
 import { SendReview } from './SendReview';
 import { SendStatus } from './SendStatus';
-import { type SendPlan, useSendForm } from './useSendForm';
+import { clearSendDraft, readSendDraft, saveSendDraft } from './sendDraftStore';
+import { readSendLink } from './sendLink';
+import { blankSendDraft, type SendDraft, type SendPlan, useSendForm } from './useSendForm';
 import { useSendTransfer } from './useSendTransfer';
 import './send.css';
 
@@ -21,24 +25,61 @@ export interface SendScreenProps {
   nativeBalance: BalanceState;
   usdcBalance: UsdcBalanceState;
   onBalancesChanged(): Promise<void>;
-  onClose(): void;
+  /** The step the URL shows: `/send` the form, `/send/review` the confirmation (then the status). */
+  step: 'form' | 'review';
+  /** Selects another network (the one a link or a kept draft names). */
+  onChainChange(chainId: number): void;
+  /** Whether USDC can be sent on the chain with this id. */
+  hasUsdc(chainId: number): boolean;
+  /** Starts a new send after a finished one (the form came back by the browser's Back). */
+  onRestart(): void;
   /** Shown under the insufficient-balance message: a way to add funds (the on-ramp), or nothing. */
   fundsOffer?: ReactNode;
 }
 
+/** What the form opens with, and the network it is on. */
+interface SendStart {
+  draft: SendDraft;
+  chainId: number;
+  /** What a link asked for that could not be filled in. */
+  problems: string[];
+  fromLink: boolean;
+}
+
+const SEND = SCREEN_PATHS.send;
+const REVIEW = SCREEN_PATHS['send-review'];
+
 /**
- * "Send": the form, then the confirmation, then the transfer's status. Escape or "Back" goes one step back
- * (from the form, to the wallet), except while the transfer is being signed.
+ * "Send": the form (`/send`), then the confirmation (`/send/review`), then the transfer's status. The
+ * browser's Back and Forward and Escape move between the steps, except while the transfer is being signed;
+ * "Back" on the form and "Done" return to where the send was opened from. The form opens with a link's
+ * values (`/send?to=…&amount=…&asset=…&network=…`), else the draft kept in this tab (a reload), else empty.
  */
 export function SendScreen(props: SendScreenProps) {
-  const { chain, usdcAddress, onClose } = props;
-  const form = useSendForm(props);
+  const { userId, chain, usdcAddress, step, onChainChange, onRestart } = props;
+  const [start] = useState(() => openingDraft(props));
+  const form = useSendForm({ ...props, initial: start.draft, revealRecipient: start.fromLink });
   const transfer = useSendTransfer(props);
   const [plan, setPlan] = useState<SendPlan | null>(null);
   const { progress, clearError } = transfer;
   const busy = progress.phase === 'checking' || progress.phase === 'signing';
   const sent = 'hash' in progress;
   const formRoot = useRef<HTMLDivElement>(null);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, as the screen opens.
+  useLayoutEffect(() => {
+    if (start.chainId !== chain.id) onChainChange(start.chainId);
+    // The link's values are in the form (and kept below): a reload must not write them over later edits.
+    if (start.fromLink) replaceScreen(SEND);
+  }, []);
+
+  // Kept across a reload of the tab until the transfer is sent (or the send cancelled).
+  useEffect(() => {
+    if (!sent) saveSendDraft(userId, { draft: form.draft, chainId: chain.id });
+  }, [userId, form.draft, chain.id, sent]);
+  useEffect(() => {
+    if (sent) clearSendDraft();
+  }, [sent]);
 
   const backToForm = useCallback(() => {
     setPlan(null);
@@ -47,11 +88,18 @@ export function SendScreen(props: SendScreenProps) {
     queueMicrotask(() => document.getElementById('screen-title')?.focus());
   }, [clearError]);
 
+  const cancel = useCallback(() => {
+    clearSendDraft();
+    closeScreen(SEND, SCREEN_PATHS.home);
+  }, []);
+  const done = useCallback(() => closeScreen(SEND, SCREEN_PATHS.home), []);
+
   const back = useCallback(() => {
     if (busy) return;
-    if (plan !== null && !sent) backToForm();
-    else onClose();
-  }, [busy, plan, sent, backToForm, onClose]);
+    if (sent) done();
+    else if (plan !== null) closeScreen(REVIEW, SEND);
+    else cancel();
+  }, [busy, plan, sent, done, cancel]);
 
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {
@@ -65,6 +113,8 @@ export function SendScreen(props: SendScreenProps) {
 
   /** "Review" pressed while the fee or the recipient was still being worked out: go on once they are. */
   const [reviewWaiting, setReviewWaiting] = useState(false);
+  /** The URL shows the confirmation but there is no plan yet (a reload, Forward): review once ready. */
+  const [autoReview, setAutoReview] = useState(false);
 
   const review = () => {
     const next = form.review();
@@ -72,8 +122,10 @@ export function SendScreen(props: SendScreenProps) {
     if (next === 'wait') return;
     if (next !== null) {
       setPlan(next);
+      if (step === 'form') openScreen(REVIEW);
       return;
     }
+    if (step === 'review') replaceScreen(SEND);
     // Show the person the first problem.
     queueMicrotask(() => {
       const target = formRoot.current?.querySelector<HTMLElement>('[aria-invalid="true"], [role="alert"]');
@@ -87,23 +139,61 @@ export function SendScreen(props: SendScreenProps) {
     if (reviewWaiting && !form.settling) review();
   }, [reviewWaiting, form.settling]);
 
+  // The URL changed (Back, Forward, a reload): show its step.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: follows the URL's step only.
+  useEffect(() => {
+    if (step === 'form') {
+      // Signing cannot be stopped half-way: the confirmation stays until it is done.
+      if (busy) replaceScreen(REVIEW);
+      else if (sent) onRestart();
+      else if (plan !== null) backToForm();
+    } else if (plan === null) {
+      setAutoReview(true);
+    }
+  }, [step]);
+
+  const lookupSettled =
+    form.draft.mode !== 'phone' ||
+    !form.phone.ok ||
+    ((form.lookup.status === 'found' || form.lookup.status === 'failed') &&
+      form.lookup.e164 === form.phone.e164);
+  const readyToReview =
+    !form.settling && lookupSettled && (form.funds !== null || form.balanceError !== null);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs once the form is ready, with its latest review.
+  useEffect(() => {
+    if (!autoReview || !readyToReview) return;
+    setAutoReview(false);
+    if (step !== 'review' || plan !== null) return;
+    if (isBlank(form.draft)) replaceScreen(SEND);
+    else review();
+  }, [autoReview, readyToReview]);
+
+  const showsReview = plan !== null && (step === 'review' || busy || sent);
+  const pageTitle = !showsReview ? 'Send' : sent ? 'Sent' : 'Check and confirm';
+
   return (
-    <Screen title="Send">
-      {plan === null ? (
+    <Screen title="Send" pageTitle={pageTitle}>
+      {!showsReview ? (
         <div ref={formRoot}>
+          {start.problems.map((problem) => (
+            <p key={problem} className="message message-error" role="alert">
+              {problem}
+            </p>
+          ))}
           <SendForm
             form={form}
             chain={chain}
             hasUsdc={usdcAddress !== undefined}
             onReview={review}
-            reviewWaiting={reviewWaiting}
-            onCancel={onClose}
+            reviewWaiting={reviewWaiting || autoReview}
+            onCancel={cancel}
             onRetryBalance={() => void props.onBalancesChanged()}
             fundsOffer={props.fundsOffer}
           />
         </div>
       ) : sent ? (
-        <SendStatus plan={plan} progress={progress} onDone={onClose} />
+        <SendStatus plan={plan} progress={progress} onDone={done} />
       ) : (
         <SendReview
           plan={plan}
@@ -112,9 +202,30 @@ export function SendScreen(props: SendScreenProps) {
           error={transfer.error}
           fundsOffer={props.fundsOffer}
           onConfirm={() => void transfer.send(plan)}
-          onBack={backToForm}
+          onBack={() => closeScreen(REVIEW, SEND)}
         />
       )}
     </Screen>
   );
+}
+
+/** The form's first values: a link's, else the draft kept in this tab, else an empty form. */
+function openingDraft({ userId, chain, chains, hasUsdc }: SendScreenProps): SendStart {
+  const link = readSendLink(window.location.search, {
+    chains,
+    chainId: chain.id,
+    blank: blankSendDraft(),
+    hasUsdc,
+  });
+  if (link !== null) return { ...link, fromLink: true };
+  const kept = readSendDraft(userId);
+  if (kept !== null && chains.some((candidate) => candidate.id === kept.chainId)) {
+    return { ...kept, problems: [], fromLink: false };
+  }
+  return { draft: blankSendDraft(), chainId: chain.id, problems: [], fromLink: false };
+}
+
+function isBlank(draft: SendDraft): boolean {
+  const recipient = draft.mode === 'phone' ? draft.phone : draft.address;
+  return recipient.trim() === '' && draft.amount.trim() === '';
 }

@@ -53,6 +53,22 @@ export interface SendFormOptions {
   client: PublicClient;
   nativeBalance: BalanceState;
   usdcBalance: UsdcBalanceState;
+  /** What the form opens with (a kept draft, a link's values); empty when left out. */
+  initial?: SendDraft | undefined;
+  /** Show the recipient's problem at once, not only after "Review": the value came whole from a link. */
+  revealRecipient?: boolean | undefined;
+}
+
+/** An empty form, the recipient asked by phone in the person's country. */
+export function blankSendDraft(): SendDraft {
+  return {
+    mode: 'phone',
+    countryCode: initialCountry(),
+    phone: '',
+    address: '',
+    asset: 'native',
+    amount: '',
+  };
 }
 
 /** The asset's decimals and symbol on `chain`. */
@@ -73,15 +89,10 @@ export function useSendForm({
   client,
   nativeBalance,
   usdcBalance,
+  initial,
+  revealRecipient = false,
 }: SendFormOptions) {
-  const [draft, setDraft] = useState<SendDraft>(() => ({
-    mode: 'phone',
-    countryCode: initialCountry(),
-    phone: '',
-    address: '',
-    asset: 'native',
-    amount: '',
-  }));
+  const [draft, setDraft] = useState<SendDraft>(() => initial ?? blankSendDraft());
   /** Set by a first "Review": from then on every field's problem shows, not only the obvious ones. */
   const [submitted, setSubmitted] = useState(false);
   const update = useCallback(
@@ -153,10 +164,10 @@ export function useSendForm({
   const amountError = !amount.ok && showAmountError ? amount.message : null;
   const recipientError =
     draft.mode === 'phone'
-      ? !phone.ok && submitted
+      ? !phone.ok && (submitted || revealRecipient)
         ? phone.message
         : phoneRefusal
-      : !typedAddress.ok && (submitted || draft.address.trim().length >= 42)
+      : !typedAddress.ok && (submitted || revealRecipient || draft.address.trim().length >= 42)
         ? typedAddress.message
         : null;
 

@@ -63,7 +63,7 @@ export function SignIn({
     );
 
   return (
-    <Screen title="Sign in to Dial">
+    <Screen title="Sign in to Dial" pageTitle="Sign in">
       <p className="lead">No password: we send you a code, and your wallet opens.</p>
       <form className="form" onSubmit={submit} noValidate>
         {channels.length > 1 ? (

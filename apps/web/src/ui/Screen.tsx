@@ -1,17 +1,23 @@
-import { type ReactNode, useRef } from 'react';
+import { type ReactNode, useEffect, useRef } from 'react';
 import { useFocusOnMount } from './useFocusOnMount';
 
 interface ScreenProps {
   title: string;
+  /** The tab's title when it is not the heading (a step of the screen, a shorter name); "Dial" is added. */
+  pageTitle?: string;
   /** Focus the heading when the screen appears (leave false when a field takes the focus instead). */
   focusHeading?: boolean;
   children: ReactNode;
 }
 
-/** One screen of the app: a card with its heading. */
-export function Screen({ title, focusHeading = true, children }: ScreenProps) {
+/** One screen of the app: a card with its heading, named in the tab's title. */
+export function Screen({ title, pageTitle = title, focusHeading = true, children }: ScreenProps) {
   const heading = useRef<HTMLHeadingElement>(null);
   useFocusOnMount(focusHeading ? heading : noFocus);
+  useEffect(() => {
+    // The history and the tab list name each screen; a screen reader reads it on Back and Forward.
+    document.title = `${pageTitle} · Dial`;
+  }, [pageTitle]);
   return (
     <section className="card" aria-labelledby="screen-title">
       <h1 id="screen-title" ref={heading} tabIndex={-1}>

@@ -2,15 +2,21 @@ import { findChain, getUsdcAddress, shortenAddress } from '@dial/core';
 import { useCallback, useMemo, useRef, useState } from 'react';
 import { ActivityPanel } from '../activity/ActivityPanel';
 import type { AppConfig, User } from '../api/types';
+import { openScreen } from '../navigation/navigate';
+import { SCREEN_PATHS, type ScreenName } from '../navigation/routes';
+import { ScreenLink } from '../navigation/ScreenLink';
 import { AddFundsEntry, AddFundsOffer } from '../onramp/AddFundsEntry';
 import { RecoveryReminder } from '../recovery/RecoveryReminder';
 import { SecurityPanel } from '../recovery/SecurityPanel';
 import { SendScreen } from '../send/SendScreen';
+import { clearSendDraft } from '../send/sendDraftStore';
 import { ErrorMessage } from '../ui/ErrorMessage';
 import { Screen } from '../ui/Screen';
+import { readChosenNetwork, saveChosenNetwork } from './chosenNetwork';
 import { describeIdentity } from './describeIdentity';
 import { formatBalance, formatUsdc } from './formatBalance';
 import { NetworkPicker } from './NetworkPicker';
+import { PanelScreen } from './PanelScreen';
 import { ReceivePanel } from './ReceivePanel';
 import { useBalance } from './useBalance';
 import { useSignOut } from './useSignOut';
@@ -18,17 +24,33 @@ import { useTestFunds } from './useTestFunds';
 import { useUsdcBalance } from './useUsdcBalance';
 import { defaultChainId, walletChains } from './walletChains';
 
+/** The screens the wallet home switches between: itself, and those that share its network and balances. */
+export type WalletHomeScreen = Exclude<ScreenName, 'recovery-setup' | 'export'>;
+
 interface WalletHomeProps {
   user: User;
   config: AppConfig;
   address: `0x${string}`;
+  /** The screen the URL shows. */
+  screen: WalletHomeScreen;
   onSignedOut(): void;
 }
 
-/** "Your wallet": the balances (native and USDC) on a chosen network, how to receive, and sign-out. */
-export function WalletHome({ user, config, address, onSignedOut }: WalletHomeProps) {
+/**
+ * "Your wallet": the balances (native and USDC) on a chosen network, how to receive, and sign-out; and the
+ * screens that use the same network and balances: send, receive, activity, add funds and security.
+ */
+export function WalletHome({ user, config, address, screen, onSignedOut }: WalletHomeProps) {
   const chains = useMemo(() => walletChains(config, window.location.origin), [config]);
-  const [chainId, setChainId] = useState(() => defaultChainId(chains));
+  const [chainId, pickChain] = useState(() => readChosenNetwork(chains) ?? defaultChainId(chains));
+  const setChainId = useCallback((id: number) => {
+    pickChain(id);
+    saveChosenNetwork(id);
+  }, []);
+  const hasUsdc = useCallback(
+    (id: number) => getUsdcAddress(id, config.localChain?.usdc) !== undefined,
+    [config.localChain?.usdc],
+  );
   const chain = findChain(chains, chainId) ?? chains[0]!;
   const isLocal = config.localChain !== null && chain.id === config.localChain.id;
   const usdcAddress = getUsdcAddress(chain.id, config.localChain?.usdc);
@@ -45,13 +67,16 @@ export function WalletHome({ user, config, address, onSignedOut }: WalletHomePro
   const signOut = useSignOut(onSignedOut);
   const identity = describeIdentity(user);
   const anyFailed = balance.state.status === 'failed' || usdc.state.status === 'failed';
-  const [sending, setSending] = useState(false);
+  /** Counts the sends started on this screen: a new one starts with a new form. */
+  const [sendRun, setSendRun] = useState(0);
   // How many transfers the activity list showed, so it opens as long again after the send screen.
   const activityShown = useRef(0);
+  const fundsOffer = <AddFundsOffer config={config} address={address} onFunded={() => void refreshBoth()} />;
 
-  if (sending) {
+  if (screen === 'send' || screen === 'send-review') {
     return (
       <SendScreen
+        key={sendRun}
         userId={user.id}
         address={address}
         chain={chain}
@@ -61,9 +86,45 @@ export function WalletHome({ user, config, address, onSignedOut }: WalletHomePro
         nativeBalance={balance.state}
         usdcBalance={usdc.state}
         onBalancesChanged={refreshBoth}
-        onClose={() => setSending(false)}
-        fundsOffer={<AddFundsOffer config={config} address={address} onFunded={() => void refreshBoth()} />}
+        step={screen === 'send' ? 'form' : 'review'}
+        onChainChange={setChainId}
+        hasUsdc={hasUsdc}
+        onRestart={() => setSendRun((run) => run + 1)}
+        fundsOffer={fundsOffer}
       />
+    );
+  }
+  if (screen === 'receive') {
+    return (
+      <PanelScreen title="Receive" path={SCREEN_PATHS.receive}>
+        <NetworkPicker chains={chains} value={chain.id} onChange={setChainId} />
+        <ReceivePanel address={address} networkName={chain.name} />
+      </PanelScreen>
+    );
+  }
+  if (screen === 'activity') {
+    return (
+      <PanelScreen title="Activity" path={SCREEN_PATHS.activity}>
+        <ActivityPanel chains={chains} shownCount={activityShown} />
+      </PanelScreen>
+    );
+  }
+  if (screen === 'add-funds') {
+    return (
+      <PanelScreen title="Add funds" path={SCREEN_PATHS['add-funds']}>
+        {config.onramp?.offers.length ? (
+          <AddFundsEntry config={config} address={address} onFunded={() => void refreshBoth()} />
+        ) : (
+          <p className="hint">This Dial server offers no way to buy or deposit funds.</p>
+        )}
+      </PanelScreen>
+    );
+  }
+  if (screen === 'security') {
+    return (
+      <PanelScreen title="Security" path={SCREEN_PATHS.security}>
+        <SecurityPanel />
+      </PanelScreen>
     );
   }
 
@@ -109,9 +170,20 @@ export function WalletHome({ user, config, address, onSignedOut }: WalletHomePro
         {testEth.error !== null && <ErrorMessage error={testEth.error} />}
         {testUsdc.error !== null && <ErrorMessage error={testUsdc.error} />}
         <div className="balance-actions">
-          <button type="button" className="button button-primary" onClick={() => setSending(true)}>
+          <button
+            type="button"
+            className="button button-primary"
+            onClick={() => {
+              // A send started here starts with an empty form (not a draft left by Back earlier).
+              clearSendDraft();
+              openScreen(SCREEN_PATHS.send);
+            }}
+          >
             Send
           </button>
+          <ScreenLink to={SCREEN_PATHS.receive} className="button button-secondary">
+            Receive
+          </ScreenLink>
           <button type="button" className="button button-secondary" onClick={() => void refreshBoth()}>
             {anyFailed ? 'Retry' : 'Refresh balance'}
           </button>

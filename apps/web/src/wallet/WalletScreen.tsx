@@ -1,7 +1,11 @@
 import type { DialError } from '@dial/core';
-import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import type { AppConfig, StoredWallet, User } from '../api/types';
+import { closeScreen, openScreen, replaceScreen } from '../navigation/navigate';
+import { SCREEN_PATHS, screenAt } from '../navigation/routes';
+import { useLocation } from '../navigation/useLocation';
 import { type WalletSecurity, WalletSecurityContext } from '../recovery/walletSecurity';
+import { clearSendDraft } from '../send/sendDraftStore';
 import { ErrorMessage } from '../ui/ErrorMessage';
 import { Screen } from '../ui/Screen';
 import { StatusScreen } from '../ui/StatusScreen';
@@ -20,17 +24,15 @@ const RecoverWallet = lazy(() => import('../recovery/RecoverWallet'));
 const RecoverySetup = lazy(() => import('../recovery/RecoverySetup'));
 const ExportKey = lazy(() => import('../export/ExportKey'));
 
-type View = 'home' | 'recovery-setup' | 'export';
-
 /**
- * The signed-in part of the app (a lazy chunk): opens or creates the wallet, then shows it; recovers it
- * when this browser holds no share of its current keys; and switches to the recovery setup and export
- * screens from the wallet home.
+ * The signed-in part of the app (a lazy chunk): opens or creates the wallet, then shows the screen the URL
+ * names (see navigation/routes.ts); recovers the wallet first when this browser holds no share of its
+ * current keys, then shows that screen.
  */
 export default function WalletScreen({ user, config, onSignedOut }: WalletScreenProps) {
   const { state, retry } = useOpenWallet(user.id);
   const sessionEnded = state.status === 'failed' && state.error.code === 'unauthorized';
-  const [view, setView] = useState<View>('home');
+  const screen = screenAt(useLocation().path);
   const [reminderDismissed, setReminderDismissed] = useState(false);
   const [notice, setNotice] = useState('');
   /** The recovery status after a change on this screen (the opened wallet's until then). */
@@ -46,20 +48,28 @@ export default function WalletScreen({ user, config, onSignedOut }: WalletScreen
       dismissReminder: () => setReminderDismissed(true),
       openRecoverySetup: () => {
         setNotice('');
-        setView('recovery-setup');
+        openScreen(SCREEN_PATHS['recovery-setup']);
       },
       openExport: () => {
         setNotice('');
-        setView('export');
+        openScreen(SCREEN_PATHS.export);
       },
     }),
     [recovery, reminderDismissed, notice],
   );
 
-  // The session ended meanwhile (expired, or signed out in another tab): back to sign-in.
+  // The session ended meanwhile (expired, or signed out in another tab): back to sign-in, on the same
+  // screen, so signing in again continues there.
   useEffect(() => {
     if (sessionEnded) onSignedOut();
   }, [sessionEnded, onSignedOut]);
+
+  /** The person signed out: the next one to sign in here starts at the wallet home, with no draft. */
+  const signedOutHere = useCallback(() => {
+    clearSendDraft();
+    replaceScreen(SCREEN_PATHS.home);
+    onSignedOut();
+  }, [onSignedOut]);
 
   switch (state.status) {
     case 'opening':
@@ -67,20 +77,25 @@ export default function WalletScreen({ user, config, onSignedOut }: WalletScreen
     case 'creating':
       return <StatusScreen message="Setting up your wallet…" />;
     case 'failed':
-      return <WalletProblem error={state.error} onRetry={retry} onSignedOut={onSignedOut} />;
+      return <WalletProblem error={state.error} onRetry={retry} onSignedOut={signedOutHere} />;
     case 'recover':
       return (
         <Suspense fallback={<StatusScreen message="Loading…" />}>
           <RecoverWallet
             user={user}
             toRecover={state.toRecover}
-            onRecovered={retry}
-            onSignedOut={onSignedOut}
+            onRecovered={() => {
+              // The keys were just split anew: a key screen opened before them starts over from the home.
+              if (screen === 'recovery-setup' || screen === 'export') replaceScreen(SCREEN_PATHS.home);
+              retry();
+            }}
+            onSignedOut={signedOutHere}
           />
         </Suspense>
       );
     case 'ready':
-      if (view === 'recovery-setup') {
+      if (screen === null) return <NotFound />;
+      if (screen === 'recovery-setup') {
         return (
           <Suspense fallback={<StatusScreen message="Loading…" />}>
             <RecoverySetup
@@ -89,26 +104,54 @@ export default function WalletScreen({ user, config, onSignedOut }: WalletScreen
               onDone={(next) => {
                 setChangedRecovery(next);
                 setNotice(recovery === null ? 'Recovery is set up.' : 'Recovery is changed.');
-                setView('home');
+                closeScreen(SCREEN_PATHS['recovery-setup'], SCREEN_PATHS.security);
               }}
-              onCancel={() => setView('home')}
+              onCancel={() => closeScreen(SCREEN_PATHS['recovery-setup'], SCREEN_PATHS.security)}
             />
           </Suspense>
         );
       }
-      if (view === 'export') {
+      if (screen === 'export') {
         return (
           <Suspense fallback={<StatusScreen message="Loading…" />}>
-            <ExportKey userId={user.id} address={state.wallet.address} onClose={() => setView('home')} />
+            <ExportKey
+              userId={user.id}
+              address={state.wallet.address}
+              onClose={() => closeScreen(SCREEN_PATHS.export, SCREEN_PATHS.security)}
+            />
           </Suspense>
         );
       }
       return (
         <WalletSecurityContext value={security}>
-          <WalletHome user={user} config={config} address={state.wallet.address} onSignedOut={onSignedOut} />
+          <WalletHome
+            user={user}
+            config={config}
+            address={state.wallet.address}
+            screen={screen}
+            onSignedOut={signedOutHere}
+          />
         </WalletSecurityContext>
       );
   }
+}
+
+/** A path no screen has (a mistyped or old link). */
+function NotFound() {
+  return (
+    <Screen title="Page not found">
+      <p className="lead">There is no page at this address in Dial.</p>
+      <div className="actions">
+        <button
+          type="button"
+          className="button button-primary"
+          onClick={() => replaceScreen(SCREEN_PATHS.home)}
+        >
+          Go to your wallet
+        </button>
+      </div>
+    </Screen>
+  );
 }
 
 interface WalletProblemProps {
