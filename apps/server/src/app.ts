@@ -28,6 +28,7 @@ import { registerErrorHandling } from './http/errorHandling.js';
 import { httpServerOptions, watchHttpServer } from './http/httpServer.js';
 import { redactUrl } from './http/redactUrl.js';
 import { registerControlCharacterCheck } from './http/refuseControlCharacters.js';
+import { registerUndeclaredErrorCheck } from './http/refuseUndeclaredErrors.js';
 import { registerSecurityHeaders } from './http/securityHeaders.js';
 import { serveWebApp } from './http/serveWebApp.js';
 import type { TypedApp } from './http/typedApp.js';
@@ -211,6 +212,8 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
   registerSecurityHeaders(app, config);
   registerOriginCheck(app, config.allowedOrigins);
   registerControlCharacterCheck(app);
+  // Under vitest (NODE_ENV=test): every error a test provokes is checked against the route's contract.
+  if (process.env.NODE_ENV === 'test') registerUndeclaredErrorCheck(app);
   registerSessions(app, ctx);
 
   const typed: TypedApp = app;

@@ -1,5 +1,9 @@
+// The recovery share: its KDF records, fetching it, reporting a wrong password, and the OPRF that hardens
+// recovery passwords.
 import { RECOVERY_OPRF_SUITE } from '@dial/core';
 import { type Static, Type } from 'typebox';
+import { defineRoute, RATE_LIMIT_ERRORS } from './defineRoute.js';
+import { GenerationSchema } from './shapes.js';
 
 /** Standard base64 with its padding. */
 export const BASE64_PATTERN = '^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$';
@@ -38,6 +42,7 @@ export const ScryptKdfSchema = Type.Object(
   { additionalProperties: false },
 );
 
+/** Older or other clients may have stored PBKDF2; Dial itself writes scrypt. */
 export const Pbkdf2KdfSchema = Type.Object(
   {
     name: Type.Literal('pbkdf2'),
@@ -69,10 +74,16 @@ export const KdfSchema = Type.Union([ScryptKdfSchema, Pbkdf2KdfSchema, PasskeyKd
     '`password`, `webauthn-prf` for `passkey`. Stored as given, returned with the ciphertext.',
 });
 
+export type ScryptKdf = Static<typeof ScryptKdfSchema>;
+export type Pbkdf2Kdf = Static<typeof Pbkdf2KdfSchema>;
+export type PasskeyKdf = Static<typeof PasskeyKdfSchema>;
 /** KDF parameters that passed {@link KdfSchema}. */
 export type RecoveryKdf = Static<typeof KdfSchema>;
 
 export const RecoveryMethodSchema = Type.Enum(['password', 'passkey']);
+
+/** How the recovery share is protected: a password (scrypt) or a passkey (WebAuthn PRF). */
+export type RecoveryMethod = Static<typeof RecoveryMethodSchema>;
 
 export const RecoveryCiphertextSchema = Type.String({
   pattern: BASE64_PATTERN,
@@ -85,3 +96,57 @@ export const RecoveryInputSchema = Type.Object(
   { method: RecoveryMethodSchema, ciphertext: RecoveryCiphertextSchema, kdf: KdfSchema },
   { additionalProperties: false },
 );
+
+/** The encrypted recovery share as the server stores it (`recovery` of `PUT /api/wallet/shares`). */
+export type ProtectedRecoveryShare = Static<typeof RecoveryInputSchema>;
+
+export const getRecoveryRoute = defineRoute({
+  method: 'GET',
+  url: '/api/wallet/recovery',
+  tags: ['wallet'],
+  summary: "The signed-in user's encrypted recovery share and its KDF parameters (rate-limited).",
+  session: true,
+  response: {
+    200: Type.Object({
+      generation: GenerationSchema,
+      method: RecoveryMethodSchema,
+      ciphertext: RecoveryCiphertextSchema,
+      kdf: KdfSchema,
+    }),
+  },
+  errors: ['recovery_not_set_up', ...RATE_LIMIT_ERRORS],
+});
+
+/** `GET /api/wallet/recovery`: the stored recovery share with the generation of its split. */
+export type StoredRecoveryShare = Static<(typeof getRecoveryRoute.schema.response)[200]>;
+
+export const recoveryFailedRoute = defineRoute({
+  method: 'POST',
+  url: '/api/wallet/recovery/failed',
+  tags: ['wallet'],
+  summary:
+    'Reports a wrong recovery password (decryption failed in the browser); counts against the recovery limit.',
+  session: true,
+  response: { 204: Type.Null({ description: 'Counted.' }) },
+  errors: [...RATE_LIMIT_ERRORS],
+});
+
+/** Base64 of one ristretto255 element: 32 bytes are 44 characters, one `=`. */
+const ElementSchema = Type.String({
+  pattern: '^[A-Za-z0-9+/]{43}=$',
+  description: 'A ristretto255 element (32 bytes), standard base64.',
+});
+
+export const recoveryOprfRoute = defineRoute({
+  method: 'POST',
+  url: '/api/wallet/recovery/oprf',
+  tags: ['wallet'],
+  summary: `Evaluates a blinded recovery password under the signed-in user's OPRF key (${RECOVERY_OPRF_SUITE}, rate-limited).`,
+  session: true,
+  body: Type.Object({ blindedElement: ElementSchema }, { additionalProperties: false }),
+  response: { 200: Type.Object({ evaluatedElement: ElementSchema }) },
+  errors: [...RATE_LIMIT_ERRORS],
+});
+
+export type RecoveryOprfRequest = Static<typeof recoveryOprfRoute.schema.body>;
+export type RecoveryOprfAnswer = Static<(typeof recoveryOprfRoute.schema.response)[200]>;
