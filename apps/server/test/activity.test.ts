@@ -1,8 +1,8 @@
 import { LOCAL_CHAIN_ID, SUPPORTED_CHAINS } from '@dial/core';
+import { type DevChain, startDevChain } from '@dial/devchain';
 import { type Address, getAddress } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACTIVITY_LIMITS } from '../src/activity/activityLimits.js';
-import { type DevChain, startDevChain } from '../src/devchain/index.js';
 import {
   askToCheck,
   expectError,
