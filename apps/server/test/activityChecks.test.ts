@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { LOCAL_CHAIN_ID } from '@dial/core';
 import { type DevChain, startDevChain } from '@dial/devchain';
-import { Migrator } from 'kysely/migration';
+import { Migrator } from 'kysely';
 import { type Address, getAddress, type Hex } from 'viem';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
