@@ -13,7 +13,7 @@ import { registerReauthRoutes } from './auth/reauthRoutes.js';
 import { registerSessionRoutes } from './auth/sessionRoutes.js';
 import { registerSessions, SESSION_COOKIE } from './auth/sessions.js';
 import { type ChainReader, createChainReader } from './chain/chainReader.js';
-import { type AppConfig, isLoopbackHost } from './config.js';
+import { type AppConfig, decideOnrampProvider, isLoopbackHost } from './config/index.js';
 import { deriveKey } from './crypto/deriveKey.js';
 import { createDatabase } from './db/createDatabase.js';
 import type { Database } from './db/database.js';
@@ -214,7 +214,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
 
   const typed: TypedApp = app;
   const onrampOffers = availableOffers(config);
-  const onramp = chooseOnrampProvider(ctx, onrampOffers);
+  const onramp = createOnrampProvider(ctx, onrampOffers);
   registerSystemRoutes(typed, ctx, {
     localChain: hasLocalChain(config),
     onramp: onramp === null ? null : { provider: onramp.name, offers: onrampOffers },
@@ -270,18 +270,25 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
 }
 
 /**
- * The on-ramp provider: Coinbase with a CDP key; the sandbox outside production with the local chain on;
- * none otherwise (then `/api/config` says `onramp: null` and `/api/onramp/session` does not exist).
+ * The on-ramp provider the configuration picked (`decideOnrampProvider`, which a configuration built by hand
+ * is held to as well), or none when it is off or has nothing to offer (then `/api/config` says
+ * `onramp: null` and `/api/onramp/session` does not exist).
  */
-function chooseOnrampProvider(
+function createOnrampProvider(
   ctx: AppContext,
   offers: ReturnType<typeof availableOffers>,
 ): OnrampProvider | null {
-  const { onramp } = ctx.config;
-  if (onramp === null || offers.length === 0) return null;
-  if (onramp.coinbase !== null) return createCoinbaseProvider(onramp.coinbase, onramp, offers);
-  if (!hasLocalChain(ctx.config)) return null;
-  return createSandboxProvider(ctx.db, ctx.config.publicUrl, ctx.now);
+  const { config } = ctx;
+  if (config.onramp === null || offers.length === 0) return null;
+  const coinbase = config.onramp.coinbase;
+  switch (decideOnrampProvider({ ...config, coinbase })) {
+    case 'coinbase':
+      return coinbase === null ? null : createCoinbaseProvider(coinbase, config.onramp, offers);
+    case 'sandbox':
+      return createSandboxProvider(ctx.db, config.publicUrl, ctx.now);
+    case 'off':
+      return null;
+  }
 }
 
 /** The local chain's routes exist in development and test with the local chain on, never in production. */

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Hex } from 'viem';
 import type { ChainReader } from './chain/chainReader.js';
-import type { AppConfig } from './config.js';
+import type { AppConfig } from './config/index.js';
 import type { Database } from './db/database.js';
 import type { Channel, MessageTransport, OutboxStore } from './delivery/index.js';
 import type { SendFromFaucetOptions } from './devchain/index.js';

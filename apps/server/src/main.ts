@@ -1,16 +1,19 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
-import { type AppConfig, ConfigError, loadConfig } from './config.js';
+import { type AppConfig, ConfigError, loadConfig } from './config/index.js';
+import { readShareKey } from './crypto/readShareKey.js';
 import { type DevChain, startDevChain } from './devchain/index.js';
 
 /**
- * Starts Dial: reads the configuration, starts the local dev chain when it is on (development), builds the
- * app (migrating the database) and listens. Stops cleanly on SIGINT and SIGTERM.
+ * Starts Dial: reads the configuration and the master key (generating its file on the first start outside
+ * production), starts the local dev chain when it is on (development), builds the app (migrating the
+ * database) and listens. Stops cleanly on SIGINT and SIGTERM.
  */
 async function main(): Promise<void> {
   let config: AppConfig;
   try {
-    config = loadConfig();
+    const { shareKey, ...loaded } = loadConfig();
+    config = { ...loaded, shareEncryptionKey: readShareKey(shareKey) };
   } catch (error) {
     if (error instanceof ConfigError) return fail(`Dial cannot start: ${error.message}`);
     throw error;

@@ -2,7 +2,7 @@ import { LOCAL_CHAIN_ID, SUPPORTED_CHAINS } from '@dial/core';
 import { type DevChain, startDevChain } from '@dial/devchain';
 import { type Address, getAddress } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACTIVITY_LIMITS } from '../src/activity/activityLimits.js';
+import { RATE_LIMITS } from '../src/rateLimit/limits.js';
 import {
   askToCheck,
   expectError,
@@ -498,7 +498,7 @@ describe.each(DIALECTS)('activity on %s', (dialect) => {
   it('refuses a user’s records beyond the limit with 429 and Retry-After', async () => {
     const t = await chainApp();
     const { alice, bob } = await aliceAndBob(t);
-    for (let i = 0; i < ACTIVITY_LIMITS.recordsPerUser.max; i++) {
+    for (let i = 0; i < RATE_LIMITS.activityRecordsPerUser.max; i++) {
       const response = await recordTransfer(
         t,
         alice.token,
@@ -524,7 +524,7 @@ describe.each(DIALECTS)('activity on %s', (dialect) => {
     const { alice, bob, aliceKey } = await fundedAliceAndBob(t);
     const pending = (await recordTransfer(t, alice.token, transfer(bob.address))).json();
     const settled = (await sendAndRecord(t, alice, aliceKey, bob.address, 6n)).response.json();
-    for (let i = 0; i < ACTIVITY_LIMITS.checksPerUser.max; i++) {
+    for (let i = 0; i < RATE_LIMITS.activityChecksPerUser.max; i++) {
       expect((await askToCheck(t, alice.token, pending.id)).statusCode).toBe(200);
     }
     expectError(await askToCheck(t, alice.token, pending.id), 429, 'too_many_requests');

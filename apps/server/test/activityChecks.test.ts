@@ -12,7 +12,7 @@ import {
   type TransferCheckDeps,
 } from '../src/activity/transferChecks.js';
 import { createChainReader } from '../src/chain/chainReader.js';
-import type { AppConfig } from '../src/config.js';
+import type { AppConfig } from '../src/config/index.js';
 import { migrateToLatest } from '../src/db/migrateToLatest.js';
 import { MIGRATIONS, migrationProvider } from '../src/db/migrations/index.js';
 import {

@@ -5,7 +5,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import type { Kysely } from 'kysely';
 import { expect } from 'vitest';
 import { SESSION_COOKIE } from '../src/auth/sessions.js';
-import type { AppConfig } from '../src/config.js';
+import type { AppConfig } from '../src/config/index.js';
 import { deriveKey } from '../src/crypto/deriveKey.js';
 import type { Database } from '../src/db/database.js';
 import { saveWallet } from '../src/wallet/walletStore.js';

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -10,7 +10,8 @@ import {
   loadConfig,
   parseKey,
   parseTrustProxy,
-} from '../src/config.js';
+} from '../src/config/index.js';
+import { RATE_LIMITS } from '../src/rateLimit/limits.js';
 
 const HEX_KEY = 'ab'.repeat(32);
 
@@ -58,14 +59,14 @@ describe('loadConfig', () => {
     expect(config.dataDir).toBe(join(process.cwd(), 'data'));
   });
 
-  it('generates the key into DATA_DIR/share-encryption.key with mode 0600 once, then reuses it', () => {
-    const first = loadConfig({ DATA_DIR: dataDir, NODE_ENV: 'test' });
-    const path = join(dataDir, 'share-encryption.key');
-    expect(statSync(path).mode & 0o777).toBe(0o600);
-    expect(readFileSync(path, 'utf8').trim()).toMatch(/^[0-9a-f]{64}$/);
-    const second = loadConfig({ DATA_DIR: dataDir, NODE_ENV: 'test' });
-    expect(Buffer.from(second.shareEncryptionKey)).toEqual(Buffer.from(first.shareEncryptionKey));
-    expect(first.shareEncryptionKey).toHaveLength(32);
+  it('leaves the key to DATA_DIR/share-encryption.key without SHARE_ENCRYPTION_KEY, writing no file itself', () => {
+    const config = loadConfig({ DATA_DIR: join(dataDir, 'new'), NODE_ENV: 'test' });
+    expect(config.shareKey).toEqual({ kind: 'file', path: join(dataDir, 'new', 'share-encryption.key') });
+    expect(existsSync(join(dataDir, 'new'))).toBe(false);
+    expect(loadConfig({ DATA_DIR: dataDir, SHARE_ENCRYPTION_KEY: HEX_KEY }).shareKey).toEqual({
+      kind: 'value',
+      key: new Uint8Array(Buffer.from(HEX_KEY, 'hex')),
+    });
   });
 
   it('reads SHARE_ENCRYPTION_KEY as hex or base64', () => {
@@ -283,15 +284,16 @@ describe('loadConfig', () => {
 
   it('keeps the default code limits, and lets OTP_STARTS_PER_IP / OTP_VERIFIES_PER_IP raise the per-IP ones', () => {
     expect(loadConfig({ DATA_DIR: dataDir }).otp).toEqual(DEFAULT_OTP_POLICY);
+    expect(loadConfig({ DATA_DIR: dataDir }).rateLimits).toEqual(RATE_LIMITS);
     const raised = loadConfig({
       DATA_DIR: dataDir,
       OTP_STARTS_PER_IP: '500',
       OTP_VERIFIES_PER_IP: '900',
-    }).otp;
+    }).rateLimits;
     expect(raised).toEqual({
-      ...DEFAULT_OTP_POLICY,
-      startsPerIp: { max: 500, windowSeconds: 3600 },
-      verifiesPerIp: { max: 900, windowSeconds: 600 },
+      ...RATE_LIMITS,
+      otpStartsPerIp: { max: 500, windowSeconds: 3600 },
+      otpVerifiesPerIp: { max: 900, windowSeconds: 600 },
     });
     expect(() => loadConfig({ DATA_DIR: dataDir, OTP_STARTS_PER_IP: '0' })).toThrow(
       /OTP_STARTS_PER_IP must be a whole number from 1/,

@@ -6,7 +6,7 @@ import SqliteDatabase from 'better-sqlite3';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
-import type { TrustProxy } from '../src/config.js';
+import type { TrustProxy } from '../src/config/index.js';
 import { useTestDatabase } from './databases.js';
 import { createTestApp, ORIGIN, PHONE, testConfig } from './testApp.js';
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ERROR_CATALOGUE, type ErrorCode } from '@dial/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { HttpLimits } from '../src/config.js';
+import type { HttpLimits } from '../src/config/index.js';
 import { useTestDatabase } from './databases.js';
 import {
   type KeptConnection,

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { ERROR_CATALOGUE, encodeShare, SHARE_LENGTH } from '@dial/core';
 import type { LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { WALLET_LIMITS } from '../src/wallet/walletLimits.js';
+import { RATE_LIMITS } from '../src/rateLimit/limits.js';
 import { DIALECTS, useTestDatabase } from './databases.js';
 import { createTestApp, PHONE, type RequestOptions, type TestApp } from './testApp.js';
 import { registerWallet, testWallet } from './walletProof.js';
@@ -97,7 +97,7 @@ describe.each(DIALECTS)('the phone look-up on %s', (dialect) => {
     const t = await createTestApp(db());
     await recipient(t);
     const { token } = await t.signIn('email', 'ada@example.com');
-    for (let i = 0; i < WALLET_LIMITS.lookupsPerUser.max; i++) {
+    for (let i = 0; i < RATE_LIMITS.walletLookupsPerUser.max; i++) {
       const response = await lookup(t, i % 2 === 0 ? PHONE : OTHER_PHONE, { token, ip: '203.0.113.1' });
       expect(response.statusCode).toBe(i % 2 === 0 ? 200 : 404);
     }
@@ -109,12 +109,12 @@ describe.each(DIALECTS)('the phone look-up on %s', (dialect) => {
   it('refuses look-ups from one address beyond its limit, whichever user asks', async () => {
     const t = await createTestApp(db());
     await recipient(t);
-    const perUser = WALLET_LIMITS.lookupsPerUser.max;
-    const users = Math.ceil(WALLET_LIMITS.lookupsPerIp.max / perUser);
+    const perUser = RATE_LIMITS.walletLookupsPerUser.max;
+    const users = Math.ceil(RATE_LIMITS.walletLookupsPerIp.max / perUser);
     let sent = 0;
     for (let u = 0; u < users; u++) {
       const { token } = await t.signIn('email', `user${u}@example.com`);
-      for (let i = 0; i < perUser && sent < WALLET_LIMITS.lookupsPerIp.max; i++, sent++) {
+      for (let i = 0; i < perUser && sent < RATE_LIMITS.walletLookupsPerIp.max; i++, sent++) {
         expect((await lookup(t, PHONE, { token, ip: '203.0.113.9' })).statusCode).toBe(200);
       }
     }

@@ -4,7 +4,7 @@ import { type DevChain, startDevChain, TEST_USDC_ABI } from '@dial/devchain';
 import type { LightMyRequestResponse } from 'fastify';
 import { createPublicClient, http, parseEther } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AppConfig } from '../src/config.js';
+import type { AppConfig } from '../src/config/index.js';
 import { DIALECTS, useTestDatabase } from './databases.js';
 import { createTestApp, ORIGIN, PHONE, SANDBOX_ONRAMP, type TestApp } from './testApp.js';
 import { registerWallet, testWallet } from './walletProof.js';

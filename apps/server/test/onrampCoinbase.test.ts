@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { COINBASE_ONRAMP_PAY_URL, DEFAULT_ONRAMP_OFFERS, encodeShare, SHARE_LENGTH } from '@dial/core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, type OnrampConfig } from '../src/config.js';
+import { ConfigError, loadConfig, type OnrampConfig } from '../src/config/index.js';
 import { useTestDatabase } from './databases.js';
 import { createTestApp, PHONE, type TestApp } from './testApp.js';
 import { registerWallet, testWallet } from './walletProof.js';

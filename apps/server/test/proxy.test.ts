@@ -3,7 +3,7 @@ import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { COINBASE_ONRAMP_PAY_URL, DEFAULT_ONRAMP_OFFERS } from '@dial/core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseTrustProxy } from '../src/config.js';
+import { parseTrustProxy } from '../src/config/index.js';
 import { DIALECTS, dialectLabel, useTestDatabase } from './databases.js';
 import { listenOnLoopback, postFrom } from './rawHttp.js';
 import { createTestApp, ORIGIN, PHONE } from './testApp.js';
@@ -86,7 +86,7 @@ describe.each(DIALECTS)('X-Forwarded-For behind a proxy that appends the client 
     `TRUST_PROXY=%s: an attacker forging X-Forwarded-For is held to OTP_STARTS_PER_IP (20) on ${dialectLabel(dialect)}`,
     async (trustProxy) => {
       const { t, proxyPort } = await appBehindProxy(trustProxy);
-      expect(t.config.otp.startsPerIp.max).toBe(20);
+      expect(t.config.rateLimits.otpStartsPerIp.max).toBe(20);
 
       const statuses = await forgedStarts(proxyPort, ATTACKER_ADDRESS);
       expect(statuses.slice(0, 20)).toEqual(Array(20).fill(200));

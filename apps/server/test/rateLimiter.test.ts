@@ -1,7 +1,7 @@
 import { DialError } from '@dial/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { WindowLimit } from '../src/auth/otpPolicy.js';
 import { connectRedis, type RedisClient } from '../src/rateLimit/connectRedis.js';
+import type { WindowLimit } from '../src/rateLimit/limits.js';
 import type { RateLimiter } from '../src/rateLimit/rateLimiter.js';
 import { createRedisRateLimiter } from '../src/rateLimit/redisRateLimiter.js';
 import { createSqlRateLimiter } from '../src/rateLimit/sqlRateLimiter.js';

@@ -12,7 +12,7 @@ import {
 import type { LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { deriveKey } from '../src/crypto/deriveKey.js';
-import { WALLET_LIMITS } from '../src/wallet/walletLimits.js';
+import { RATE_LIMITS } from '../src/rateLimit/limits.js';
 import { saveWallet } from '../src/wallet/walletStore.js';
 import { DIALECTS, useTestDatabase } from './databases.js';
 import { createTestApp, PHONE, type TestApp } from './testApp.js';
@@ -101,7 +101,7 @@ describe.each(DIALECTS)('the recovery password OPRF on %s', (dialect) => {
       'forbidden_origin',
     );
     // Neither used the owner's budget.
-    for (let i = 0; i < WALLET_LIMITS.recoveryPerUser.max; i++) {
+    for (let i = 0; i < RATE_LIMITS.walletRecoveryPerUser.max; i++) {
       expect((await t.post(OPRF_URL, body, { token })).statusCode).toBe(200);
     }
   });
@@ -109,7 +109,7 @@ describe.each(DIALECTS)('the recovery password OPRF on %s', (dialect) => {
   it('counts every evaluation against the recovery limit shared with GET /api/wallet/recovery', async () => {
     const t = await createTestApp(db());
     const { token } = await signIn(t);
-    const { max } = WALLET_LIMITS.recoveryPerUser;
+    const { max } = RATE_LIMITS.walletRecoveryPerUser;
     const body = () => ({ blindedElement: encodeShare(blindRecoveryPassword(PASSWORD).blindedElement) });
     // Half the budget on fetches of the recovery share (counted even when there is none), half on guesses.
     for (let i = 0; i < max / 2; i++) {
@@ -131,7 +131,7 @@ describe.each(DIALECTS)('the recovery password OPRF on %s', (dialect) => {
     const t = await createTestApp(db());
     const owner = await signIn(t);
     const other = await signIn(t, '+447400123457');
-    for (let i = 0; i < WALLET_LIMITS.recoveryPerUser.max; i++) {
+    for (let i = 0; i < RATE_LIMITS.walletRecoveryPerUser.max; i++) {
       await t.post('/api/wallet/recovery/failed', {}, { token: owner.token });
     }
     const body = { blindedElement: encodeShare(blindRecoveryPassword(PASSWORD).blindedElement) };

@@ -2,8 +2,8 @@ import net from 'node:net';
 import { ERROR_CATALOGUE } from '@dial/core';
 import { describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../src/app.js';
-import { DEFAULT_OTP_POLICY } from '../src/auth/otpPolicy.js';
-import type { AppConfig } from '../src/config.js';
+import type { AppConfig } from '../src/config/index.js';
+import { RATE_LIMITS } from '../src/rateLimit/limits.js';
 import { useTestDatabase } from './databases.js';
 import { NEEDS_TEST_REDIS_URL, redisHostPort, testRedisUrl, useRedisKeyPrefix, viaProxy } from './redis.js';
 import { startTcpProxy } from './tcpProxy.js';
@@ -42,7 +42,7 @@ describe.runIf(testRedisUrl !== undefined)(
     const prefix = useRedisKeyPrefix();
     const withRedis = (url = testRedisUrl!): Partial<AppConfig> => ({
       redis: { url, keyPrefix: prefix() },
-      otp: { ...DEFAULT_OTP_POLICY, startsPerIp: { max: 3, windowSeconds: 3600 } },
+      rateLimits: { ...RATE_LIMITS, otpStartsPerIp: { max: 3, windowSeconds: 3600 } },
     });
 
     it('enforces the OTP start limit per IP across two servers sharing Redis', async () => {

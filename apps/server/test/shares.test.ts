@@ -10,7 +10,7 @@ import {
 import type { LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { SESSION_COOKIE } from '../src/auth/sessions.js';
-import { WALLET_LIMITS } from '../src/wallet/walletLimits.js';
+import { RATE_LIMITS } from '../src/rateLimit/limits.js';
 import { DIALECTS, useTestDatabase } from './databases.js';
 import { createTestApp, ORIGIN, PHONE, type TestApp } from './testApp.js';
 import {
@@ -461,7 +461,7 @@ describe.each(DIALECTS)('the recovery share on %s', (dialect) => {
   it('refuses the fetch after the limit with 429 and Retry-After, and allows it in the next window', async () => {
     const t = await createTestApp(db());
     const { token, recovery } = await userWithRecovery(t);
-    const { max } = WALLET_LIMITS.recoveryPerUser;
+    const { max } = RATE_LIMITS.walletRecoveryPerUser;
     for (let i = 0; i < max; i++) {
       expect((await t.get('/api/wallet/recovery', { token })).statusCode).toBe(200);
     }
@@ -479,7 +479,7 @@ describe.each(DIALECTS)('the recovery share on %s', (dialect) => {
   it('counts reported wrong passwords against the same limit', async () => {
     const t = await createTestApp(db());
     const { token } = await userWithRecovery(t);
-    const { max } = WALLET_LIMITS.recoveryPerUser;
+    const { max } = RATE_LIMITS.walletRecoveryPerUser;
     expect((await t.get('/api/wallet/recovery', { token })).statusCode).toBe(200);
     for (let i = 1; i < max; i++) {
       const reported = await t.post('/api/wallet/recovery/failed', {}, { token });
@@ -496,7 +496,7 @@ describe.each(DIALECTS)('the recovery share on %s', (dialect) => {
     const t = await createTestApp(db());
     const first = await userWithRecovery(t);
     const second = await userWithRecovery(t, '+447400123457', testWallet(2));
-    for (let i = 0; i <= WALLET_LIMITS.recoveryPerUser.max; i++) {
+    for (let i = 0; i <= RATE_LIMITS.walletRecoveryPerUser.max; i++) {
       await t.post('/api/wallet/recovery/failed', {}, { token: first.token });
     }
     expect((await t.get('/api/wallet/recovery', { token: first.token })).statusCode).toBe(429);

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { storeCode } from '../src/auth/otpCodes.js';
-import { DEFAULT_OTP_POLICY } from '../src/auth/otpPolicy.js';
 import { createSession } from '../src/auth/sessions.js';
 import { createDatabase } from '../src/db/createDatabase.js';
 import { dialectOf } from '../src/db/dialectOf.js';
@@ -10,6 +9,7 @@ import { isUniqueViolation } from '../src/db/isUniqueViolation.js';
 import { migrateToLatest } from '../src/db/migrateToLatest.js';
 import { sweepExpiredRows } from '../src/db/sweepExpiredRows.js';
 import { createDatabaseOutboxStore } from '../src/dev/outboxStore.js';
+import { RATE_LIMITS } from '../src/rateLimit/limits.js';
 import { createSqlRateLimiter } from '../src/rateLimit/sqlRateLimiter.js';
 import { DIALECTS, useTestDatabase } from './databases.js';
 
@@ -200,11 +200,11 @@ describe.each(DIALECTS)('storage on %s', (dialect) => {
         },
       ])
       .execute();
-    // Older than the longest window of the policy (a day).
+    // Older than the longest window of the rate-limit table (a day).
     await createSqlRateLimiter(db()).consume('old', limit, new Date(NOW.getTime() - 25 * 3_600_000));
     await createSqlRateLimiter(db()).consume('live', limit, NOW);
 
-    await sweepExpiredRows(db(), NOW, { otp: DEFAULT_OTP_POLICY, session: policy });
+    await sweepExpiredRows(db(), NOW, { rateLimits: RATE_LIMITS, session: policy });
 
     expect((await db().selectFrom('sessions').selectAll().execute()).map((row) => row.created_at)).toEqual([
       created_at,

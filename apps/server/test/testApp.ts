@@ -8,9 +8,10 @@ import { type AppDeps, buildApp } from '../src/app.js';
 import { DEVICE_COOKIE } from '../src/auth/devices.js';
 import { DEFAULT_OTP_POLICY } from '../src/auth/otpPolicy.js';
 import { SESSION_COOKIE } from '../src/auth/sessions.js';
-import { type AppConfig, DEFAULT_HTTP_LIMITS, type OnrampConfig } from '../src/config.js';
+import { type AppConfig, DEFAULT_HTTP_LIMITS, type OnrampConfig } from '../src/config/index.js';
 import type { Database } from '../src/db/database.js';
 import type { Channel, MessageTransport, OutboundMessage } from '../src/delivery/index.js';
+import { RATE_LIMITS } from '../src/rateLimit/limits.js';
 
 /** The origin test requests come from, as a browser on the app's own page would send it. */
 export const ORIGIN = 'http://localhost:8080';
@@ -53,6 +54,7 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
     logLevel: 'silent',
     webDistDir: join('/nonexistent', 'web-dist'),
     otp: DEFAULT_OTP_POLICY,
+    rateLimits: RATE_LIMITS,
     onramp: null,
     ...overrides,
   };

@@ -11,7 +11,6 @@ import { getAddress, isAddress } from 'viem';
 import type { AppContext } from '../appContext.js';
 import { errorResponses } from '../http/schemas.js';
 import type { TypedApp } from '../http/typedApp.js';
-import { ACTIVITY_LIMITS } from './activityLimits.js';
 import { type CheckOutcome, checkTransfer } from './transferChecks.js';
 import { logOutcome } from './transferCheckTimer.js';
 import { listActivity, loadSentTransfer, recordTransfer } from './transferStore.js';
@@ -153,7 +152,7 @@ export function registerActivityRoutes(app: TypedApp, ctx: AppContext): void {
           'hash again (a retry; nothing changes). 403 `not_your_transaction` when the chain shows it sent ' +
           'from another wallet (or another account already proved it); 400 `transfer_mismatch` when it shows ' +
           'another recipient, amount or asset; nothing is recorded then. ' +
-          `At most ${ACTIVITY_LIMITS.recordsPerUser.max} an hour per user.`,
+          `At most ${ctx.config.rateLimits.activityRecordsPerUser.max} an hour per user.`,
         security: [{ session: [] }],
         body: Type.Object(
           {
@@ -187,7 +186,11 @@ export function registerActivityRoutes(app: TypedApp, ctx: AppContext): void {
     async (request, reply) => {
       const userId = request.user!.id;
       const { body } = request;
-      await ctx.rateLimiter.consume(`activity:user:${userId}`, ACTIVITY_LIMITS.recordsPerUser, ctx.now());
+      await ctx.rateLimiter.consume(
+        `activity:user:${userId}`,
+        ctx.config.rateLimits.activityRecordsPerUser,
+        ctx.now(),
+      );
       checkChain(ctx, body.chainId);
       checkAsset(ctx, body.chainId, body.asset);
       const { item, created } = await recordTransfer(
@@ -225,7 +228,7 @@ export function registerActivityRoutes(app: TypedApp, ctx: AppContext): void {
           'check finds the record contradicted it is deleted and the answer says why: 403 ' +
           "`not_your_transaction`, 400 `transfer_mismatch`, 404 `not_found`. Another user's transfer is 404 " +
           '`not_found`. A check counts against a per-user limit of ' +
-          `${ACTIVITY_LIMITS.checksPerUser.max} an hour; a settled transfer is answered without one.`,
+          `${ctx.config.rateLimits.activityChecksPerUser.max} an hour; a settled transfer is answered without one.`,
         security: [{ session: [] }],
         params: Type.Object({ id: TransferIdSchema }),
         body: Type.Object(
@@ -242,7 +245,7 @@ export function registerActivityRoutes(app: TypedApp, ctx: AppContext): void {
       if (item.status !== 'pending') return item;
       await ctx.rateLimiter.consume(
         `activity-check:user:${userId}`,
-        ACTIVITY_LIMITS.checksPerUser,
+        ctx.config.rateLimits.activityChecksPerUser,
         ctx.now(),
       );
       const outcome = await checkTransfer(ctx, id, 'hint');

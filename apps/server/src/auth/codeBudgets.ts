@@ -12,15 +12,15 @@ import {
 
 /**
  * The budgets a sign-in code is counted against, so that a flood from other browsers never locks the owner
- * out (rate-limit keys in brackets):
+ * out (limits of `rateLimit/limits.ts`, rate-limit keys in brackets):
  * - a browser the account signed in from before (a known browser) has its own budget,
- *   `codesPerKnownDevice` [`otp-codes:sign-in:known:<channel>:<identifier>:<device>`];
- * - every other browser shares the number's free codes, `freeCodesPerIdentifier`
+ *   `signInCodesPerKnownDevice` [`otp-codes:sign-in:known:<channel>:<identifier>:<device>`];
+ * - every other browser shares the number's free codes, `signInFreeCodesPerIdentifier`
  *   [`otp-codes:sign-in:free:…`]; past them each code needs a proof of work solved in the browser
  *   (`proof_of_work_required` answers with the challenge), which costs a flood time while the owner pays it
  *   once;
- * - and the hard caps `codesPerIdentifier` and `codesPerIdentifierPerDay` [`otp-codes:sign-in:…`,
- *   `otp-codes:sign-in:day:…`] hold for those browsers whatever proofs they bring (SMS pumping, brute force).
+ * - and the hard caps `signInCodesPerIdentifier` and `signInCodesPerIdentifierPerDay`
+ *   [`otp-codes:sign-in:…`, `otp-codes:sign-in:day:…`] hold for those browsers whatever proofs they bring (SMS pumping, brute force).
  *
  * @param proof - the request's `proof` (base64 ALTCHA payload), when it sent one.
  */
@@ -30,13 +30,13 @@ export function signInBudget(
   proof: string | undefined,
   proofKeys: ProofKeys,
 ): (now: Date) => Promise<void> {
-  const policy = ctx.config.otp;
+  const { otp: policy, rateLimits: limits } = ctx.config;
   const who = `${slot.channel}:${slot.identifier}`;
   return async (now) => {
     if (await isKnownDevice(ctx.db, slot.identifier, slot.deviceHash)) {
       await ctx.rateLimiter.consume(
         `otp-codes:sign-in:known:${who}:${slot.deviceHash}`,
-        policy.codesPerKnownDevice,
+        limits.signInCodesPerKnownDevice,
         now,
       );
       return;
@@ -45,7 +45,11 @@ export function signInBudget(
     const proven = proof !== undefined && (await useProof(ctx.db, proofKeys, proof, subject, now));
     if (!proven) {
       try {
-        await ctx.rateLimiter.consume(`otp-codes:sign-in:free:${who}`, policy.freeCodesPerIdentifier, now);
+        await ctx.rateLimiter.consume(
+          `otp-codes:sign-in:free:${who}`,
+          limits.signInFreeCodesPerIdentifier,
+          now,
+        );
       } catch (error) {
         if (!isDialError(error, 'too_many_requests')) throw error;
         const challenge = await createProofChallenge(proofKeys, subject, policy.proofOfWork, now);
@@ -55,8 +59,8 @@ export function signInBudget(
         );
       }
     }
-    await ctx.rateLimiter.consume(`otp-codes:sign-in:${who}`, policy.codesPerIdentifier, now);
-    await ctx.rateLimiter.consume(`otp-codes:sign-in:day:${who}`, policy.codesPerIdentifierPerDay, now);
+    await ctx.rateLimiter.consume(`otp-codes:sign-in:${who}`, limits.signInCodesPerIdentifier, now);
+    await ctx.rateLimiter.consume(`otp-codes:sign-in:day:${who}`, limits.signInCodesPerIdentifierPerDay, now);
   };
 }
 
@@ -66,6 +70,10 @@ export function signInBudget(
  */
 export function reauthBudget(ctx: AppContext, userId: string): (now: Date) => Promise<void> {
   return async (now) => {
-    await ctx.rateLimiter.consume(`otp-codes:reauth:${userId}`, ctx.config.otp.reauthCodesPerUser, now);
+    await ctx.rateLimiter.consume(
+      `otp-codes:reauth:${userId}`,
+      ctx.config.rateLimits.reauthCodesPerUser,
+      now,
+    );
   };
 }

@@ -121,10 +121,14 @@ export function registerOtpRoutes(app: TypedApp, ctx: AppContext): void {
       // No device cookie: only a code asked for before the upgrade (stored without a browser) can match.
       const slot: CodeSlot = { purpose: 'sign-in', ...target, deviceHash: deviceHashOf(request) ?? '' };
       const now = ctx.now();
-      await ctx.rateLimiter.consume(`otp-verify:ip:${request.ip}`, policy.verifiesPerIp, now);
+      await ctx.rateLimiter.consume(
+        `otp-verify:ip:${request.ip}`,
+        ctx.config.rateLimits.otpVerifiesPerIp,
+        now,
+      );
       await ctx.rateLimiter.consume(
         `otp-verify:sign-in:${slot.channel}:${slot.identifier}:${slot.deviceHash}`,
-        policy.verifiesPerDevice,
+        ctx.config.rateLimits.otpVerifiesPerDevice,
         now,
       );
       await consumeCode(ctx.db, slot, code, { otpKey: ctx.keys.otp, now, maxAttempts: policy.maxAttempts });

@@ -87,10 +87,14 @@ export function registerReauthRoutes(app: TypedApp, ctx: AppContext): void {
         deviceHash: deviceHashOf(request) ?? '',
       };
       const now = ctx.now();
-      await ctx.rateLimiter.consume(`otp-verify:ip:${request.ip}`, policy.verifiesPerIp, now);
+      await ctx.rateLimiter.consume(
+        `otp-verify:ip:${request.ip}`,
+        ctx.config.rateLimits.otpVerifiesPerIp,
+        now,
+      );
       await ctx.rateLimiter.consume(
         `otp-verify:reauth:${slot.channel}:${slot.identifier}:${slot.deviceHash}`,
-        policy.verifiesPerDevice,
+        ctx.config.rateLimits.otpVerifiesPerDevice,
         now,
       );
       await consumeCode(ctx.db, slot, request.body.code, {

@@ -42,7 +42,7 @@ export async function sendCode(
   if (transport === undefined) throw new DialError('invalid_data', { message: unavailableMessage });
 
   const now = ctx.now();
-  await ctx.rateLimiter.consume(`otp-start:ip:${request.ip}`, policy.startsPerIp, now);
+  await ctx.rateLimiter.consume(`otp-start:ip:${request.ip}`, ctx.config.rateLimits.otpStartsPerIp, now);
   // Checked before the budgets, so asking again too early does not use up the hour's codes.
   const wait = await cooldownRemaining(ctx.db, slot, now, policy.resendCooldownSeconds);
   if (wait > 0) throw new DialError('too_many_requests', { retryAfterSeconds: wait, details: 'cooldown' });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DialError } from '@dial/core';
 import { type Kysely, sql, type Transaction } from 'kysely';
-import type { Allowlist } from '../config.js';
+import type { Allowlist } from '../config/index.js';
 import type { Database, IdentityKind } from '../db/database.js';
 import { dialectOf } from '../db/dialectOf.js';
 import { isUniqueViolation } from '../db/isUniqueViolation.js';

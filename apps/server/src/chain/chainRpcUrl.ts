@@ -1,6 +1,6 @@
 import { getUsdcAddress, LOCAL_CHAIN_ID, SUPPORTED_CHAINS } from '@dial/core';
 import type { Address } from 'viem';
-import type { AppConfig } from '../config.js';
+import type { AppConfig } from '../config/index.js';
 
 /** What the server reads a chain through: the configured RPC URLs and the local chain. */
 export type ChainConfig = Pick<AppConfig, 'rpcUrls' | 'localChain'>;

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
-import type { AppConfig } from '../config.js';
+import type { AppConfig } from '../config/index.js';
 import type { Database } from './database.js';
 
 /** The file name of the SQLite database inside `DATA_DIR`. */

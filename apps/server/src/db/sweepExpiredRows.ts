@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { DEVICE_COOKIE_MAX_AGE_SECONDS } from '../auth/devices.js';
-import { windowLimitsOf } from '../auth/otpPolicy.js';
-import type { AppConfig } from '../config.js';
+import type { AppConfig } from '../config/index.js';
+import { longestWindowSeconds } from '../rateLimit/limits.js';
 import type { Database } from './database.js';
 
 /** How long the dev outbox keeps messages. */
@@ -10,17 +10,16 @@ const OUTBOX_RETENTION_MS = 7 * 24 * 3_600_000;
 /**
  * Deletes rows nothing will read again: expired one-time codes, wallet challenges and proof-of-work uses,
  * browsers not seen for longer than their device cookie lives, ended sessions (past their absolute end or
- * idle too long), rate-limit windows older than the longest window, and dev-outbox messages older than a
- * week. Correctness never depends on it (every read checks expiry itself); it keeps the tables small.
+ * idle too long), rate-limit windows older than the longest window in `config.rateLimits` (the table of
+ * `rateLimit/limits.ts`), and dev-outbox messages older than a week. Correctness never depends on it (every
+ * read checks expiry itself); it keeps the tables small.
  */
 export async function sweepExpiredRows(
   db: Kysely<Database>,
   now: Date,
-  config: Pick<AppConfig, 'otp' | 'session'>,
+  config: Pick<AppConfig, 'rateLimits' | 'session'>,
 ): Promise<void> {
   const at = (offsetMs: number) => new Date(now.getTime() - offsetMs).toISOString();
-  const { otp } = config;
-  const longestWindowSeconds = Math.max(...windowLimitsOf(otp).map((limit) => limit.windowSeconds));
   await db.deleteFrom('otp_codes').where('expires_at', '<=', at(0)).execute();
   await db.deleteFrom('proof_of_work_uses').where('expires_at', '<=', at(0)).execute();
   // A browser not seen for longer than its device cookie lives is no longer known.
@@ -40,7 +39,7 @@ export async function sweepExpiredRows(
     .execute();
   await db
     .deleteFrom('rate_limits')
-    .where('window_start', '<=', at(longestWindowSeconds * 1000))
+    .where('window_start', '<=', at(longestWindowSeconds(config.rateLimits) * 1000))
     .execute();
   // On-ramp sandbox tokens live 5 minutes; kept a day for the record of what was paid.
   await db

@@ -9,7 +9,7 @@ import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { DialError } from '@dial/core';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AppConfig, HttpLimits, TrustProxy } from '../config.js';
+import type { AppConfig, HttpLimits, TrustProxy } from '../config/index.js';
 import { allowedMethods, toErrorAnswer } from './errorHandling.js';
 import { securityHeaders } from './securityHeaders.js';
 

@@ -1,6 +1,6 @@
 import { getChains } from '@dial/core';
 import type { FastifyInstance } from 'fastify';
-import type { AppConfig } from '../config.js';
+import type { AppConfig } from '../config/index.js';
 
 /** What the security headers depend on. */
 export type SecurityHeadersConfig = Pick<AppConfig, 'environment' | 'rpcUrls'>;

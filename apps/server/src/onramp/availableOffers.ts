@@ -5,7 +5,7 @@ import {
   ONRAMP_NETWORK_CHAIN_IDS,
   type OnrampAsset,
 } from '@dial/core';
-import type { AppConfig } from '../config.js';
+import type { AppConfig } from '../config/index.js';
 
 /** An offer as the web app shows it (`/api/config` → `onramp.offers`). */
 export interface AvailableOffer {

@@ -5,7 +5,9 @@ import {
   type OnrampAsset,
   USDC_DECIMALS,
 } from '@dial/core';
-import { SANDBOX_MAX_AMOUNT } from './onrampLimits.js';
+
+/** The largest sandbox purchase: what the local faucet can spare many times over. */
+export const SANDBOX_MAX_AMOUNT = { USDC: 10_000, native: 10 } as const;
 
 /**
  * Normalises a purchase amount and checks it: a positive decimal, with no more decimals than the asset has

@@ -1,5 +1,5 @@
 import { DialError } from '@dial/core';
-import type { CoinbaseOnrampConfig, OnrampConfig } from '../config.js';
+import type { CoinbaseOnrampConfig, OnrampConfig } from '../config/index.js';
 import type { AvailableOffer } from './availableOffers.js';
 import { signCdpJwt } from './cdpJwt.js';
 import type { OnrampProvider, OnrampSessionRequest } from './onrampProvider.js';

@@ -6,7 +6,6 @@ import { errorResponses } from '../http/schemas.js';
 import type { TypedApp } from '../http/typedApp.js';
 import type { AvailableOffer } from './availableOffers.js';
 import { checkAmount } from './checkAmount.js';
-import { SESSIONS_PER_IP, SESSIONS_PER_USER } from './onrampLimits.js';
 import type { OnrampProvider } from './onrampProvider.js';
 import { partnerUserId } from './partnerUserId.js';
 
@@ -60,8 +59,16 @@ export function registerOnrampRoutes(
     async (request) => {
       const user = request.user!;
       const now = ctx.now();
-      await ctx.rateLimiter.consume(`onramp-session:user:${user.id}`, SESSIONS_PER_USER, now);
-      await ctx.rateLimiter.consume(`onramp-session:ip:${request.ip}`, SESSIONS_PER_IP, now);
+      await ctx.rateLimiter.consume(
+        `onramp-session:user:${user.id}`,
+        ctx.config.rateLimits.onrampSessionsPerUser,
+        now,
+      );
+      await ctx.rateLimiter.consume(
+        `onramp-session:ip:${request.ip}`,
+        ctx.config.rateLimits.onrampSessionsPerIp,
+        now,
+      );
       const { asset, network, experience } = request.body;
       if (!offers.some((offer) => offer.asset === asset && offer.network === network)) {
         throw new DialError('invalid_data', {

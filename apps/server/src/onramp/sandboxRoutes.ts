@@ -11,7 +11,6 @@ import type { AppContext } from '../appContext.js';
 import { mintTestUsdc } from '../devchain/index.js';
 import { retryAfterSeconds } from '../http/errorHandling.js';
 import type { AvailableOffer } from './availableOffers.js';
-import { SANDBOX_PAYMENTS_PER_IP } from './onrampLimits.js';
 import { partnerUserId } from './partnerUserId.js';
 import {
   CHECKOUT_CSS,
@@ -115,7 +114,11 @@ export async function registerSandboxRoutes(
       const text = (name: string) => (typeof body[name] === 'string' ? (body[name] as string) : '');
       const now = ctx.now();
       try {
-        await ctx.rateLimiter.consume(`onramp-sandbox-pay:ip:${request.ip}`, SANDBOX_PAYMENTS_PER_IP, now);
+        await ctx.rateLimiter.consume(
+          `onramp-sandbox-pay:ip:${request.ip}`,
+          ctx.config.rateLimits.sandboxPaymentsPerIp,
+          now,
+        );
       } catch (error) {
         // A page, like every answer of this form, not the API's JSON; Retry-After as the API's.
         if (!isDialError(error, 'rate_limit_unavailable') && !isDialError(error, 'too_many_requests')) {

@@ -1,5 +1,5 @@
 import { DialError } from '@dial/core';
-import type { WindowLimit } from '../auth/otpPolicy.js';
+import type { WindowLimit } from './limits.js';
 
 /**
  * Counts events against fixed-window limits kept outside the server's memory (the database, or Redis when

@@ -3,7 +3,6 @@ import { Type } from 'typebox';
 import type { AppContext } from '../appContext.js';
 import { errorResponses } from '../http/schemas.js';
 import type { TypedApp } from '../http/typedApp.js';
-import { WALLET_LIMITS } from './walletLimits.js';
 import { findWalletByPhone } from './walletStore.js';
 
 /** Reads a phone number as typed (international form, or national US) into E.164. */
@@ -54,8 +53,12 @@ export function registerRecipientRoutes(app: TypedApp, ctx: AppContext): void {
     },
     async (request) => {
       const now = ctx.now();
-      await ctx.rateLimiter.consume(`lookup:ip:${request.ip}`, WALLET_LIMITS.lookupsPerIp, now);
-      await ctx.rateLimiter.consume(`lookup:user:${request.user!.id}`, WALLET_LIMITS.lookupsPerUser, now);
+      await ctx.rateLimiter.consume(`lookup:ip:${request.ip}`, ctx.config.rateLimits.walletLookupsPerIp, now);
+      await ctx.rateLimiter.consume(
+        `lookup:user:${request.user!.id}`,
+        ctx.config.rateLimits.walletLookupsPerUser,
+        now,
+      );
       const e164 = readPhone(request.query.phone);
       const address = await findWalletByPhone(ctx.db, e164);
       if (address === undefined) throw new DialError('recipient_not_found');

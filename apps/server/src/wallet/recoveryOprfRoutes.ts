@@ -9,7 +9,6 @@ import { Type } from 'typebox';
 import type { AppContext } from '../appContext.js';
 import { errorResponses } from '../http/schemas.js';
 import type { TypedApp } from '../http/typedApp.js';
-import { WALLET_LIMITS } from './walletLimits.js';
 
 /** Base64 of one ristretto255 element: 32 bytes are 44 characters, one `=`. */
 const ElementSchema = Type.String({
@@ -56,7 +55,11 @@ export function registerRecoveryOprfRoutes(app: TypedApp, ctx: AppContext): void
     async (request) => {
       const userId = request.user!.id;
       // Counted before the element is even read: every request is a guess the caller may check.
-      await ctx.rateLimiter.consume(`recovery:user:${userId}`, WALLET_LIMITS.recoveryPerUser, ctx.now());
+      await ctx.rateLimiter.consume(
+        `recovery:user:${userId}`,
+        ctx.config.rateLimits.walletRecoveryPerUser,
+        ctx.now(),
+      );
       const blinded = decodeShare(request.body.blindedElement);
       const key = deriveRecoveryOprfKey(ctx.keys.recoveryOprf, userId);
       try {

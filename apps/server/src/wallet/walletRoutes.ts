@@ -12,7 +12,6 @@ import {
   RecoveryInputSchema,
   RecoveryMethodSchema,
 } from './recoverySchemas.js';
-import { WALLET_LIMITS } from './walletLimits.js';
 import { CHALLENGE_TTL_SECONDS, issueChallenge, verifyWalletProof } from './walletProofs.js';
 import {
   loadRecoveryShare,
@@ -190,7 +189,11 @@ export function registerWalletRoutes(app: TypedApp, ctx: AppContext): void {
     async (request, reply) => {
       const userId = request.user!.id;
       const now = ctx.now();
-      await ctx.rateLimiter.consume(`wallet-challenge:user:${userId}`, WALLET_LIMITS.challengesPerUser, now);
+      await ctx.rateLimiter.consume(
+        `wallet-challenge:user:${userId}`,
+        ctx.config.rateLimits.walletChallengesPerUser,
+        now,
+      );
       const { challenge, expiresAt } = await issueChallenge(
         ctx.db,
         { userId, sessionHash: sessionHashOf(request), purpose: request.body.purpose },
@@ -232,7 +235,7 @@ export function registerWalletRoutes(app: TypedApp, ctx: AppContext): void {
  *   browser split from the current generation;
  * - `GET /api/wallet/recovery` gives the owner their encrypted recovery share, and
  *   `POST /api/wallet/recovery/failed` reports a wrong recovery password: both count against one per-user
- *   limit (see {@link WALLET_LIMITS} for the threat model);
+ *   limit (see `walletRecoveryPerUser` in `rateLimit/limits.ts` for the threat model);
  * - `GET /api/wallet/export` gives the auth share again, but only to a session re-authenticated within the
  *   last 5 minutes (the browser combines it with the device share to show the key).
  */
@@ -344,7 +347,11 @@ function registerShareRoutes(app: TypedApp, ctx: AppContext): void {
     async (request) => {
       const userId = request.user!.id;
       // Counted before the look-up, found or not: each fetch lets the browser try a password.
-      await ctx.rateLimiter.consume(`recovery:user:${userId}`, WALLET_LIMITS.recoveryPerUser, ctx.now());
+      await ctx.rateLimiter.consume(
+        `recovery:user:${userId}`,
+        ctx.config.rateLimits.walletRecoveryPerUser,
+        ctx.now(),
+      );
       const recovery = await loadRecoveryShare(ctx.db, userId);
       if (recovery === undefined) throw new DialError('recovery_not_set_up');
       return recovery;
@@ -369,7 +376,7 @@ function registerShareRoutes(app: TypedApp, ctx: AppContext): void {
     async (request, reply) => {
       await ctx.rateLimiter.consume(
         `recovery:user:${request.user!.id}`,
-        WALLET_LIMITS.recoveryPerUser,
+        ctx.config.rateLimits.walletRecoveryPerUser,
         ctx.now(),
       );
       return reply.code(204).send(null);

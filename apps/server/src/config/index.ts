@@ -1,0 +1,27 @@
+export type {
+  Allowlist,
+  AppConfig,
+  CoinbaseOnrampConfig,
+  Environment,
+  HttpLimits,
+  LoadedConfig,
+  LocalChainConfig,
+  LogLevel,
+  OnrampConfig,
+  RedisConfig,
+  ShareKeySource,
+  TrustProxy,
+} from './appConfig.js';
+export { ConfigError } from './configError.js';
+export { decideOnrampProvider, type OnrampProviderName } from './decideOnrampProvider.js';
+export { isLoopbackHost } from './isLoopbackHost.js';
+export { KEY_FILE_NAME, loadConfig, REDIS_KEY_PREFIX } from './loadConfig.js';
+export { parseKey } from './parseKey.js';
+export { parseTrustProxy } from './parseTrustProxy.js';
+export {
+  CONFIG_VARIABLES,
+  DEFAULT_HTTP_LIMITS,
+  DEFAULT_ONRAMP_API_URL,
+  DEFAULT_WEB_DIST_DIR,
+  TEST_VARIABLES,
+} from './variables.js';

@@ -1,0 +1,206 @@
+import { join } from 'node:path';
+import { DEFAULT_ONRAMP_OFFERS } from '@dial/core';
+import { DEFAULT_OTP_POLICY } from '../auth/otpPolicy.js';
+import { RATE_LIMITS } from '../rateLimit/limits.js';
+import type {
+  AppConfig,
+  LoadedConfig,
+  LocalChainConfig,
+  OnrampConfig,
+  RedisConfig,
+  ShareKeySource,
+} from './appConfig.js';
+import { ConfigError } from './configError.js';
+import { decideOnrampProvider } from './decideOnrampProvider.js';
+import { isLoopbackHost } from './isLoopbackHost.js';
+import { appId, httpUrl } from './parsers.js';
+import { readVariables } from './variable.js';
+import { CONFIG_VARIABLES, DEFAULT_HTTP_LIMITS } from './variables.js';
+
+/** Every variable of the table, read. */
+type ConfigValues = ReturnType<typeof readVariables<typeof CONFIG_VARIABLES>>;
+
+/** The prefix of Dial's rate-limit keys in Redis: `dial:rate:otp-start:ip:203.0.113.9`. */
+export const REDIS_KEY_PREFIX = 'dial:rate:';
+
+/** The generated master key's file in `DATA_DIR`, outside production without `SHARE_ENCRYPTION_KEY`. */
+export const KEY_FILE_NAME = 'share-encryption.key';
+
+/**
+ * Reads and checks the configuration from environment variables: each variable of the table
+ * (`CONFIG_VARIABLES`) by its own parser, then the rules between them. Throws a {@link ConfigError} whose
+ * message names the variable at fault, so the server refuses to start rather than running half-configured.
+ * Reads no file and writes none: where the master key is to be generated, it says so (`shareKey`).
+ *
+ * @param env - The variables; `process.env` by default.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): LoadedConfig {
+  const v = readVariables(CONFIG_VARIABLES, env);
+  const environment = v.NODE_ENV;
+  const production = environment === 'production';
+
+  // The dev outbox publishes every sign-in code: outside production (development and test alike), only a
+  // loopback interface, unless DEV_ALLOW_REMOTE=true says so explicitly (then buildApp logs a warning).
+  if (v.DEV_ALLOW_REMOTE && production) {
+    throw new ConfigError(
+      'DEV_ALLOW_REMOTE is for development only (production has no dev outbox): remove it.',
+    );
+  }
+  if (!production && !v.DEV_ALLOW_REMOTE && !isLoopbackHost(v.HOST)) {
+    throw new ConfigError(
+      `HOST=${v.HOST} would let other machines reach this development server, whose dev outbox ` +
+        '(/dev/outbox) shows every sign-in code to anyone who can open it. Run a server others reach with ' +
+        'NODE_ENV=production (in a container too); keep HOST=127.0.0.1 for development; or set ' +
+        'DEV_ALLOW_REMOTE=true if you accept that everyone on that network can sign in as anyone.',
+    );
+  }
+
+  const publicUrl = v.PUBLIC_URL ?? `http://localhost:${v.PORT}`;
+  const allowedOrigins = new Set([publicUrl]);
+  if (environment === 'development') {
+    allowedOrigins.add(`http://localhost:${v.PORT}`);
+    allowedOrigins.add(`http://127.0.0.1:${v.PORT}`);
+  }
+
+  let shareKey: ShareKeySource;
+  if (v.SHARE_ENCRYPTION_KEY !== undefined) {
+    shareKey = { kind: 'value', key: v.SHARE_ENCRYPTION_KEY };
+  } else if (production) {
+    throw new ConfigError(
+      'SHARE_ENCRYPTION_KEY is required in production: set it to 32 random bytes as 64 hex characters ' +
+        '(for example the output of `openssl rand -hex 32`), and back it up.',
+    );
+  } else {
+    shareKey = { kind: 'file', path: join(v.DATA_DIR, KEY_FILE_NAME) };
+  }
+
+  const twilioParts = [v.TWILIO_ACCOUNT_SID, v.TWILIO_AUTH_TOKEN, v.TWILIO_FROM];
+  const twilioSet = twilioParts.filter((part) => part !== undefined).length;
+  if (twilioSet !== 0 && twilioSet !== 3) {
+    throw new ConfigError('Set all three of TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM, or none.');
+  }
+  const twilio =
+    v.TWILIO_ACCOUNT_SID !== undefined && v.TWILIO_AUTH_TOKEN !== undefined && v.TWILIO_FROM !== undefined
+      ? {
+          accountSid: v.TWILIO_ACCOUNT_SID,
+          authToken: v.TWILIO_AUTH_TOKEN,
+          from: v.TWILIO_FROM,
+          apiUrl: v.TWILIO_API_URL,
+        }
+      : undefined;
+
+  const localChainOn = v.LOCAL_CHAIN ?? (environment === 'development' ? 'on' : 'off');
+  if (localChainOn === 'on' && production) {
+    throw new ConfigError('LOCAL_CHAIN=on is for development only: remove it, or set LOCAL_CHAIN=off.');
+  }
+  const localChain: LocalChainConfig | null =
+    localChainOn === 'off'
+      ? null
+      : v.LOCAL_CHAIN_URL !== undefined
+        ? { start: false, port: v.LOCAL_CHAIN_PORT, rpcUrl: v.LOCAL_CHAIN_URL }
+        : { start: true, port: v.LOCAL_CHAIN_PORT, rpcUrl: `http://127.0.0.1:${v.LOCAL_CHAIN_PORT}` };
+
+  const requestTimeoutSeconds = v.REQUEST_TIMEOUT_SECONDS;
+  const headersTimeoutSeconds =
+    v.HEADERS_TIMEOUT_SECONDS ?? Math.min(DEFAULT_HTTP_LIMITS.headersTimeoutSeconds, requestTimeoutSeconds);
+  if (headersTimeoutSeconds > requestTimeoutSeconds) {
+    throw new ConfigError(
+      `HEADERS_TIMEOUT_SECONDS (${headersTimeoutSeconds}) must not be more than REQUEST_TIMEOUT_SECONDS ` +
+        `(${requestTimeoutSeconds}): the request timeout covers the headers too.`,
+    );
+  }
+
+  const redis: RedisConfig | null =
+    v.REDIS_URL === undefined ? null : { url: v.REDIS_URL, keyPrefix: REDIS_KEY_PREFIX };
+
+  return {
+    environment,
+    host: v.HOST,
+    devAllowRemote: v.DEV_ALLOW_REMOTE,
+    port: v.PORT,
+    publicUrl,
+    allowedOrigins: [...allowedOrigins],
+    dataDir: v.DATA_DIR,
+    databaseUrl: v.DATABASE_URL,
+    redis,
+    shareKey,
+    mail: { smtpUrl: v.SMTP_URL, from: v.MAIL_FROM },
+    twilio,
+    allowlist: v.ALLOWLIST ?? null,
+    maxUsers: v.MAX_USERS ?? null,
+    localChain,
+    rpcUrls: v['RPC_URL_<chainId>'],
+    session: { idleHours: v.SESSION_IDLE_HOURS, maxDays: v.SESSION_MAX_DAYS },
+    trustProxy: v.TRUST_PROXY,
+    http: {
+      requestTimeoutSeconds,
+      headersTimeoutSeconds,
+      idleTimeoutSeconds: v.IDLE_TIMEOUT_SECONDS,
+      maxConnections: v.MAX_CONNECTIONS,
+    },
+    logLevel: v.LOG_LEVEL,
+    webDistDir: v.WEB_DIST_DIR,
+    otp: DEFAULT_OTP_POLICY,
+    // The table's numbers, with the per-IP code limits people may raise (many people behind one address).
+    rateLimits: {
+      ...RATE_LIMITS,
+      otpStartsPerIp: { ...RATE_LIMITS.otpStartsPerIp, max: v.OTP_STARTS_PER_IP },
+      otpVerifiesPerIp: { ...RATE_LIMITS.otpVerifiesPerIp, max: v.OTP_VERIFIES_PER_IP },
+    },
+    onramp: onrampOf(v, { environment, localChain, publicUrl }),
+  };
+}
+
+/** The on-ramp's settings, the rules between `CDP_*`, `ONRAMP_*` and `APP_ID`, and its provider. */
+function onrampOf(
+  v: ConfigValues,
+  context: Pick<AppConfig, 'environment' | 'localChain' | 'publicUrl'>,
+): OnrampConfig | null {
+  const keyId = v.CDP_API_KEY_ID;
+  const keySecret = v.CDP_API_KEY_SECRET;
+  const projectId = v.CDP_PROJECT_ID;
+  if ((keyId === undefined) !== (keySecret === undefined)) {
+    throw new ConfigError(
+      'Set both CDP_API_KEY_ID and CDP_API_KEY_SECRET (a CDP Secret API key), or neither.',
+    );
+  }
+  if (keyId !== undefined && projectId === undefined) {
+    throw new ConfigError('CDP_PROJECT_ID is required with CDP_API_KEY_ID: set it to your CDP project id.');
+  }
+  // In production both must be https: the API call carries the signed JWT, the buy page the session token.
+  if (context.environment === 'production') {
+    for (const name of ['ONRAMP_API_URL', 'ONRAMP_PAY_URL'] as const) {
+      if (httpUrl(v[name], name).protocol !== 'https:') {
+        throw new ConfigError(
+          `${name} must be an https:// URL in production, not ${JSON.stringify(v[name])}.`,
+        );
+      }
+    }
+  }
+  const offers = [...DEFAULT_ONRAMP_OFFERS];
+  for (const offer of v.ONRAMP_OFFERS ?? []) {
+    if (!offers.some((known) => known.asset === offer.asset && known.network === offer.network))
+      offers.push(offer);
+  }
+  const coinbase =
+    keyId !== undefined && keySecret !== undefined && projectId !== undefined
+      ? {
+          keyId,
+          keySecret,
+          projectId,
+          apiUrl: v.ONRAMP_API_URL.replace(/\/+$/, ''),
+          payUrl: v.ONRAMP_PAY_URL,
+        }
+      : null;
+  const deploymentId = v.APP_ID ?? appId(new URL(context.publicUrl).hostname, 'APP_ID');
+  const provider = decideOnrampProvider({ ...context, coinbase });
+  if (provider === 'off') return null;
+  return {
+    provider,
+    appId: deploymentId,
+    coinbase,
+    offers,
+    btcAddress: v.ONRAMP_BTC_ADDRESS ?? null,
+    solAddress: v.ONRAMP_SOL_ADDRESS ?? null,
+  };
+}

@@ -1,0 +1,109 @@
+/** A fixed-window limit: at most `max` events per `windowSeconds`. */
+export interface WindowLimit {
+  max: number;
+  windowSeconds: number;
+}
+
+/** The name of each rate limit the server applies; the key of {@link RATE_LIMITS}. */
+export type LimitName =
+  | 'otpStartsPerIp'
+  | 'otpVerifiesPerIp'
+  | 'otpVerifiesPerDevice'
+  | 'signInFreeCodesPerIdentifier'
+  | 'signInCodesPerIdentifier'
+  | 'signInCodesPerIdentifierPerDay'
+  | 'signInCodesPerKnownDevice'
+  | 'reauthCodesPerUser'
+  | 'walletRecoveryPerUser'
+  | 'walletChallengesPerUser'
+  | 'walletLookupsPerUser'
+  | 'walletLookupsPerIp'
+  | 'activityRecordsPerUser'
+  | 'activityChecksPerUser'
+  | 'onrampSessionsPerUser'
+  | 'onrampSessionsPerIp'
+  | 'sandboxPaymentsPerIp';
+
+/** Every rate limit, by name: the table's numbers, with the configured ones (`OTP_*_PER_IP`) in place. */
+export type RateLimits = Readonly<Record<LimitName, Readonly<WindowLimit>>>;
+
+const HOUR = 3600;
+const TEN_MINUTES = 600;
+
+/**
+ * Every rate limit of the server, with its default numbers. `loadConfig` puts `OTP_STARTS_PER_IP` and
+ * `OTP_VERIFIES_PER_IP` in place of the two per-IP code limits' `max`; the routes read the result from
+ * `config.rateLimits`. The counters' keys (`<limit>:<subject>`, e.g. `otp-start:ip:203.0.113.9`) are written
+ * where each limit is consumed. `sweepExpiredRows` keeps counters as long as the longest window here.
+ */
+export const RATE_LIMITS: RateLimits = Object.freeze({
+  // One-time codes (auth/codeBudgets.ts says how the sign-in budgets combine). Codes are kept per purpose
+  // and per browser (the `dial_device` cookie), so each limit says whose requests share it.
+  /** `otp/start` and `reauth/start` requests from one IP address; `OTP_STARTS_PER_IP` sets `max`. */
+  otpStartsPerIp: { max: 20, windowSeconds: HOUR },
+  /** `otp/verify` and `reauth/verify` requests from one IP address; `OTP_VERIFIES_PER_IP` sets `max`. */
+  otpVerifiesPerIp: { max: 30, windowSeconds: TEN_MINUTES },
+  /** Verify requests for one purpose, number or address and browser. */
+  otpVerifiesPerDevice: { max: 10, windowSeconds: TEN_MINUTES },
+  /**
+   * Sign-in codes sent to one number or address for browsers its account has not signed in from, before
+   * each further one needs a proof of work (`proof_of_work_required`).
+   */
+  signInFreeCodesPerIdentifier: { max: 3, windowSeconds: HOUR },
+  /**
+   * The hard cap on sign-in codes to one number or address for browsers its account has not signed in
+   * from, proof of work or not: it bounds SMS pumping, and brute force at `maxAttempts` tries a code.
+   */
+  signInCodesPerIdentifier: { max: 10, windowSeconds: HOUR },
+  /** The same hard cap over a day, so that brute force cannot go on at the hourly cap day after day. */
+  signInCodesPerIdentifierPerDay: { max: 30, windowSeconds: 24 * HOUR },
+  /**
+   * Sign-in codes for one browser the account has signed in from before (a known browser): a budget of its
+   * own, which a flood from other browsers does not use up.
+   */
+  signInCodesPerKnownDevice: { max: 5, windowSeconds: HOUR },
+  /** Re-authentication codes for one signed-in user (a budget apart from sign-in codes). */
+  reauthCodesPerUser: { max: 5, windowSeconds: HOUR },
+
+  // The wallet.
+  /**
+   * Recovery: the recovery share is encrypted in the browser under a key made from both scrypt(password)
+   * and the OPRF output of the password under the user's server-held key (`POST /api/wallet/recovery/oprf`),
+   * so whoever obtains the ciphertext (a stolen session, a copy of the database) cannot check a guess
+   * offline: each guess needs an evaluation here. This limit is what bounds those guesses: every evaluation
+   * (setup or recovery alike), every `GET /api/wallet/recovery` (it hands out the ciphertext) and every wrong
+   * password the browser reports for an older scrypt-only record (`POST /api/wallet/recovery/failed`) counts
+   * against the same per-user budget.
+   */
+  walletRecoveryPerUser: { max: 10, windowSeconds: HOUR },
+  /**
+   * Each `POST /api/wallet/challenge` stores a row until it is used or swept: enough for many tabs and
+   * retries, not for a flood.
+   */
+  walletChallengesPerUser: { max: 60, windowSeconds: HOUR },
+  /**
+   * Look-ups: a phone number tells whether that person has a Dial wallet, so look-ups are limited per user
+   * and per client address against enumeration.
+   */
+  walletLookupsPerUser: { max: 30, windowSeconds: HOUR },
+  walletLookupsPerIp: { max: 60, windowSeconds: HOUR },
+
+  // Activity: recording is limited per user so that one account cannot fill the table with made-up
+  // transfers, and since each record and each "check now" reads the chain, so that one account cannot make
+  // the server hammer the RPC.
+  activityRecordsPerUser: { max: 60, windowSeconds: HOUR },
+  activityChecksPerUser: { max: 120, windowSeconds: HOUR },
+
+  // The on-ramp.
+  /** Session tokens one user may ask for (each is a purchase started). */
+  onrampSessionsPerUser: { max: 10, windowSeconds: TEN_MINUTES },
+  /** Session tokens asked from one IP address. */
+  onrampSessionsPerIp: { max: 30, windowSeconds: TEN_MINUTES },
+  /** Sandbox checkout payments tried from one IP address. */
+  sandboxPaymentsPerIp: { max: 30, windowSeconds: TEN_MINUTES },
+});
+
+/** The longest window of `limits`, in seconds: how long a rate-limit counter can still be read. */
+export function longestWindowSeconds(limits: RateLimits): number {
+  return Math.max(...Object.values(limits).map((limit) => limit.windowSeconds));
+}
