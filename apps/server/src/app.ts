@@ -20,7 +20,6 @@ import type { Database } from './db/database.js';
 import { migrateToLatest } from './db/migrateToLatest.js';
 import { sweepExpiredRows } from './db/sweepExpiredRows.js';
 import type { Channel, MessageTransport } from './delivery/index.js';
-import { registerLocalChainRoutes, registerOutboxRoutes } from './dev/devRoutes.js';
 import { createDatabaseOutboxStore } from './dev/outboxStore.js';
 import { sendFromFaucet } from './devchain/index.js';
 import { registerOriginCheck } from './http/checkOrigin.js';
@@ -233,9 +232,13 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
   registerActivityRoutes(typed, ctx);
   if (onramp !== null) registerOnrampRoutes(typed, ctx, onramp, onrampOffers);
   if (onramp?.name === 'sandbox') await registerSandboxRoutes(app, ctx, onrampOffers);
-  if (config.environment !== 'production') registerOutboxRoutes(typed, ctx);
-  if (hasLocalChain(config) && config.localChain !== null) {
-    registerLocalChainRoutes(typed, ctx, config.localChain.rpcUrl);
+  if (config.environment !== 'production') {
+    // Imported here, not at the top: a production server does not load the dev routes (nor the dev chain).
+    const { registerLocalChainRoutes, registerOutboxRoutes } = await import('./dev/devRoutes.js');
+    registerOutboxRoutes(typed, ctx);
+    if (hasLocalChain(config) && config.localChain !== null) {
+      registerLocalChainRoutes(typed, ctx, config.localChain.rpcUrl);
+    }
   }
 
   webAppFallback = await serveWebApp(app, config.webDistDir);

@@ -8,7 +8,7 @@ import {
   isAddress,
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { DEV_FAUCET_PRIVATE_KEY } from './devChain.js';
+import { DEV_FAUCET_PRIVATE_KEY } from './devAccount.js';
 
 /** Options of {@link sendFromFaucet}. */
 export interface SendFromFaucetOptions {

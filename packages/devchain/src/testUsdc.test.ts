@@ -27,7 +27,7 @@ function newAddress(): Address {
 
 describe('the test USDC artifact', () => {
   it('is what solc 0.8.37 compiles TestUSDC.sol to today (npm run compile:contracts)', async () => {
-    const script = fileURLToPath(new URL('../../../../scripts/compile-test-usdc.mjs', import.meta.url));
+    const script = fileURLToPath(new URL('../../../scripts/compile-test-usdc.mjs', import.meta.url));
     const { stdout } = await promisify(execFile)(process.execPath, [script, '--print']);
     const compiled = JSON.parse(stdout) as { abi: unknown; bytecode: string; compiler: string };
     expect(compiled.compiler).toBe(TEST_USDC_COMPILER);

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Provider, ProviderConfig } from '@nomicfoundation/edr';
+import type { Provider } from '@nomicfoundation/edr';
 import {
   type Address,
   createPublicClient,
@@ -9,21 +9,12 @@ import {
   defineChain,
   getAddress,
   type Hex,
-  hexToBytes,
   numberToHex,
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { TEST_USDC_ABI, TEST_USDC_BYTECODE } from './contracts/testUsdcArtifact.js';
-
-/**
- * The private key of Hardhat's well-known account 0 (address 0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266).
- *
- * WARNING: this key is PUBLIC — it is printed in Hardhat's and Foundry's documentation and on countless web
- * pages, and bots sweep whatever reaches its address on every public chain. Use it for local development
- * and tests only, never on a real network and never for real money.
- */
-export const DEV_FAUCET_PRIVATE_KEY: Hex =
-  '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
+import { DEV_FAUCET_ADDRESS, DEV_FAUCET_BALANCE_WEI, DEV_FAUCET_PRIVATE_KEY } from './devAccount.js';
+import { callEdr, createEdrProvider } from './edrProvider.js';
 
 /** A running local dev chain: see {@link startDevChain}. */
 export interface DevChain {
@@ -74,24 +65,11 @@ export class DevChainPortInUseError extends Error {
 const DEFAULT_HOST = '127.0.0.1';
 const DEFAULT_PORT = 8545;
 const DEFAULT_CHAIN_ID = 31337;
-const DEFAULT_FAUCET_BALANCE_WEI = 10_000n * 10n ** 18n;
-
-/** Hardhat's default; roomy for contract deployments, and blocks here rarely hold more than one transaction. */
-const BLOCK_GAS_LIMIT = 30_000_000n;
-/**
- * Gas for `eth_call`/`eth_estimateGas` requests that give none. Osaka caps a transaction's gas at 2^24
- * (EIP-7825), so the block gas limit would be refused here.
- */
-const DEFAULT_TRANSACTION_GAS_LIMIT = 2n ** 24n;
-/** 1 gwei in the genesis block: non-zero, so EIP-1559 fee estimation (viem's included) has a base fee to work with. */
-const INITIAL_BASE_FEE_PER_GAS = 1_000_000_000n;
 /**
  * Added to the faucet's genesis balance to pay for deploying the test USDC (about 0.001 ETH at 1 gwei), and
  * taken away again after, so the faucet holds exactly `faucetBalanceWei` however small it was asked to be.
  */
 const DEPLOYMENT_FUNDS_WEI = 10n ** 18n;
-/** Priority fees go here rather than to the faucet, so the faucet's balance only ever drops by what it sends. */
-const COINBASE = '0xc014ba5ec014ba5ec014ba5ec014ba5ec014ba5e';
 
 const MAX_BODY_BYTES = 1024 * 1024;
 /** Browser pages served from loopback, on any port; no other origin gets CORS headers. */
@@ -102,72 +80,11 @@ const PARSE_ERROR = -32700;
 const INVALID_REQUEST = -32600;
 const INTERNAL_ERROR = -32603;
 
-type Edr = typeof import('@nomicfoundation/edr');
 type JsonRpcId = string | number | null;
 type JsonRpcResponse = { jsonrpc: '2.0'; id: JsonRpcId } & (
   | { result: unknown }
   | { error: { code: number; message: string; data?: unknown } }
 );
-
-let edrRuntime: Promise<{ edr: Edr; context: InstanceType<Edr['EdrContext']> }> | undefined;
-
-/**
- * EDR allows one `EdrContext` per process, and making it (with its provider factory) is most of the cost of
- * a chain, so it is made once and shared. The native module is imported here, lazily, so that importing
- * this file (for the faucet key, say) costs nothing in a production server that never starts a chain.
- */
-function loadEdr(): Promise<{ edr: Edr; context: InstanceType<Edr['EdrContext']> }> {
-  edrRuntime ??= (async () => {
-    const edr = await import('@nomicfoundation/edr');
-    const context = new edr.EdrContext();
-    await context.registerProviderFactory(edr.L1_CHAIN_TYPE, edr.l1ProviderFactory());
-    return { edr, context };
-  })().catch((error: unknown) => {
-    edrRuntime = undefined;
-    throw error;
-  });
-  return edrRuntime;
-}
-
-async function createProvider(chainId: number, faucet: Address, faucetBalanceWei: bigint): Promise<Provider> {
-  const { edr, context } = await loadEdr();
-  const hardfork = edr.l1HardforkLatest();
-  const config: ProviderConfig = {
-    allowBlocksWithSameTimestamp: false,
-    allowUnlimitedContractSize: false,
-    // Behave like a real node: a failing call is a JSON-RPC error carrying the revert data (with `false`, EDR
-    // answers a reverted eth_call with its revert data as if it were the result), and a reverting transaction
-    // is still mined with a failed receipt instead of being refused.
-    bailOnCallFailure: true,
-    bailOnTransactionFailure: false,
-    chainId: BigInt(chainId),
-    coinbase: hexToBytes(COINBASE),
-    defaultTransactionGasLimit: DEFAULT_TRANSACTION_GAS_LIMIT,
-    // The hardfork's system contracts (EIP-4788 beacon roots, EIP-2935 block hashes) plus the faucet.
-    genesisState: [
-      ...edr.l1GenesisState(hardfork),
-      { address: hexToBytes(faucet), balance: faucetBalanceWei },
-    ],
-    hardfork: edr.l1HardforkToString(hardfork),
-    initialBaseFeePerGas: INITIAL_BASE_FEE_PER_GAS,
-    minGasPrice: 0n,
-    mining: { autoMine: true, blockGasLimit: BLOCK_GAS_LIMIT, memPool: { order: edr.MineOrdering.Priority } },
-    network: { genesisBlockGasLimit: BLOCK_GAS_LIMIT },
-    networkId: BigInt(chainId),
-    observability: {},
-    // No keys on the node: eth_accounts is empty and every transaction arrives signed, as on a real chain.
-    ownedAccounts: [],
-    precompileOverrides: [],
-  };
-  return context.createProvider(
-    edr.L1_CHAIN_TYPE,
-    config,
-    { enable: false, decodeConsoleLogInputsCallback: () => [], printLineCallback: () => {} },
-    // Subscriptions need a socket to push to; this server speaks HTTP only, so there is nothing to forward.
-    { subscriptionCallback: () => {} },
-    new edr.ContractDecoder(),
-  );
-}
 
 /**
  * Starts a local EVM chain for development and tests: EDR (Hardhat's Rust EVM) in this process, served as
@@ -187,7 +104,7 @@ export async function startDevChain(options: DevChainOptions = {}): Promise<DevC
   const host = options.host ?? DEFAULT_HOST;
   const port = options.port ?? DEFAULT_PORT;
   const chainId = options.chainId ?? DEFAULT_CHAIN_ID;
-  const faucetBalanceWei = options.faucetBalanceWei ?? DEFAULT_FAUCET_BALANCE_WEI;
+  const faucetBalanceWei = options.faucetBalanceWei ?? DEV_FAUCET_BALANCE_WEI;
   if (!Number.isInteger(port) || port < 0 || port > 65_535) {
     throw new RangeError(`The dev chain's port must be an integer from 0 to 65535, not ${port}`);
   }
@@ -198,15 +115,10 @@ export async function startDevChain(options: DevChainOptions = {}): Promise<DevC
     throw new RangeError(`The faucet's balance cannot be negative (${faucetBalanceWei} wei)`);
   }
 
-  const faucet = {
-    address: privateKeyToAccount(DEV_FAUCET_PRIVATE_KEY).address,
-    privateKey: DEV_FAUCET_PRIVATE_KEY,
-  };
-  let provider: Provider | undefined = await createProvider(
-    chainId,
-    faucet.address,
-    faucetBalanceWei + DEPLOYMENT_FUNDS_WEI,
-  );
+  const faucet = { address: DEV_FAUCET_ADDRESS, privateKey: DEV_FAUCET_PRIVATE_KEY };
+  let provider: Provider | undefined = await createEdrProvider(chainId, [
+    { address: faucet.address, balanceWei: faucetBalanceWei + DEPLOYMENT_FUNDS_WEI },
+  ]);
   // Before listening, so that nobody sees the chain without its token (or takes the faucet's nonce 0).
   const usdc = await deployTestUsdc(provider, chainId, faucetBalanceWei);
 
@@ -250,10 +162,7 @@ async function deployTestUsdc(
   faucetBalanceWei: bigint,
 ): Promise<Address> {
   const request = async ({ method, params }: { method: string; params?: unknown }): Promise<unknown> => {
-    const response = await provider.handleRequest(
-      JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: params ?? [] }),
-    );
-    const answer = withId(1, response.data);
+    const answer = withId(1, await callEdr(provider, { method, params }));
     if ('error' in answer) {
       throw Object.assign(new Error(answer.error.message), {
         code: answer.error.code,
@@ -426,11 +335,7 @@ async function handleCall(
     answer = rpcError(replyId, INTERNAL_ERROR, 'The dev chain is closed');
   } else {
     try {
-      // EDR refuses a request without params (viem leaves them out when there are none).
-      const edrResponse = await provider.handleRequest(
-        JSON.stringify({ ...call, params: call.params ?? [] }),
-      );
-      answer = withId(replyId, edrResponse.data);
+      answer = withId(replyId, await callEdr(provider, { ...call, method: call.method }));
     } catch (error) {
       answer = rpcError(replyId, INTERNAL_ERROR, messageOf(error));
     }
@@ -439,8 +344,7 @@ async function handleCall(
 }
 
 /** EDR answers `{"result": ...}` or `{"error": ...}` alone; a JSON-RPC client needs `jsonrpc` and its `id` too. */
-function withId(id: JsonRpcId, data: unknown): JsonRpcResponse {
-  const parsed: unknown = typeof data === 'string' ? JSON.parse(data) : data;
+function withId(id: JsonRpcId, parsed: unknown): JsonRpcResponse {
   if (isRecord(parsed) && 'result' in parsed) return { jsonrpc: '2.0', id, result: parsed.result };
   if (isRecord(parsed) && isRecord(parsed.error) && typeof parsed.error.code === 'number') {
     const { code, message, data: errorData } = parsed.error;

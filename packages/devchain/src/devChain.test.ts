@@ -2,7 +2,8 @@ import { request as httpRequest } from 'node:http';
 import { createServer, type Server } from 'node:net';
 import { createPublicClient, http, parseEther } from 'viem';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { DEV_FAUCET_PRIVATE_KEY, type DevChain, DevChainPortInUseError, startDevChain } from './devChain.js';
+import { DEV_FAUCET_PRIVATE_KEY } from './devAccount.js';
+import { type DevChain, DevChainPortInUseError, startDevChain } from './devChain.js';
 
 const FAUCET_ADDRESS = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
 
