@@ -143,6 +143,45 @@ function findCycles(edges: readonly Edge[]): Edge[][] {
   return [...cycles.values()];
 }
 
+/**
+ * Imports of the API contract that would put its code (TypeBox schemas) into the bundle: each
+ * `import`/`export … from '@dial/api'` must be type-only, as a whole or name by name.
+ */
+function contractValueImports(): string[] {
+  const found: string[] = [];
+  for (const file of sourceFiles(SRC)) {
+    const text = readFileSync(file, 'utf8');
+    if (!text.includes('@dial/api')) continue;
+    const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false);
+    for (const statement of source.statements) {
+      const isImport = ts.isImportDeclaration(statement);
+      if (!isImport && !ts.isExportDeclaration(statement)) continue;
+      const specifier = statement.moduleSpecifier;
+      if (specifier === undefined || !ts.isStringLiteral(specifier) || specifier.text !== '@dial/api')
+        continue;
+      if (typeOnly(statement)) continue;
+      found.push(`${relative(SRC, file)}: ${statement.getText(source).split('\n')[0]}`);
+    }
+  }
+  return found;
+}
+
+function typeOnly(statement: ts.ImportDeclaration | ts.ExportDeclaration): boolean {
+  if (ts.isExportDeclaration(statement)) {
+    if (statement.isTypeOnly) return true;
+    const clause = statement.exportClause;
+    return clause !== undefined && ts.isNamedExports(clause) && clause.elements.every((e) => e.isTypeOnly);
+  }
+  const clause = statement.importClause;
+  if (clause === undefined) return false; // `import '@dial/api'` runs the module
+  if (clause.isTypeOnly) return true;
+  if (clause.name !== undefined) return false;
+  const bindings = clause.namedBindings;
+  return (
+    bindings !== undefined && ts.isNamedImports(bindings) && bindings.elements.every((e) => e.isTypeOnly)
+  );
+}
+
 function describeCycle(walk: readonly Edge[]): string {
   const names = [...walk.map((edge) => edge.from), walk[0]!.from].join(' → ');
   return `${names} (${walk.map((edge) => edge.example).join('; ')})`;
@@ -164,5 +203,9 @@ describe("the web app's folders", () => {
       .filter((edge) => edge.from === folder && !allowed.includes(edge.to))
       .map((edge) => `${edge.from}/ imports ${edge.to}/ (${edge.example})`);
     expect(refused).toEqual([]);
+  });
+
+  it('take the API contract as types only (its schemas stay out of the bundle)', () => {
+    expect(contractValueImports()).toEqual([]);
   });
 });
