@@ -2,6 +2,6 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    projects: ['packages/core', 'apps/server', 'apps/web'],
+    projects: ['packages/core', 'packages/api', 'packages/devchain', 'apps/server', 'apps/web'],
   },
 });

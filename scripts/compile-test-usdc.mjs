@@ -1,7 +1,7 @@
-// Compiles the local chain's test token, apps/server/src/devchain/contracts/TestUSDC.sol, offline with solc-js
-// (the compiler ships inside the `solc` package, a dev dependency of apps/server), and writes its ABI and
-// bytecode to testUsdcArtifact.ts next to it. The artifact is committed, so `npm start` needs no compiler;
-// apps/server/src/devchain/testUsdc.test.ts recompiles and checks that it has not drifted.
+// Compiles the local chain's test token, packages/devchain/src/contracts/TestUSDC.sol, offline with solc-js
+// (the compiler ships inside the `solc` package, a dev dependency of packages/devchain), and writes its ABI
+// and bytecode to testUsdcArtifact.ts next to it. The artifact is committed, so `npm start` needs no
+// compiler; packages/devchain/src/testUsdc.test.ts recompiles and checks that it has not drifted.
 //
 //   node scripts/compile-test-usdc.mjs           writes the artifact (npm run compile:contracts)
 //   node scripts/compile-test-usdc.mjs --print   prints { abi, bytecode, compiler } as JSON, writes nothing
@@ -11,7 +11,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
 const root = new URL('../', import.meta.url);
-const contractsDir = new URL('apps/server/src/devchain/contracts/', root);
+const contractsDir = new URL('packages/devchain/src/contracts/', root);
 const sourcePath = new URL('TestUSDC.sol', contractsDir);
 const artifactPath = new URL('testUsdcArtifact.ts', contractsDir);
 const SOURCE_NAME = 'TestUSDC.sol';
@@ -21,7 +21,7 @@ const CONTRACT_NAME = 'TestUSDC';
 const SOLC_VERSION = '0.8.37';
 
 function compile() {
-  const require = createRequire(new URL('apps/server/package.json', root));
+  const require = createRequire(new URL('packages/devchain/package.json', root));
   const solc = require('solc');
   const version = solc.version();
   if (!version.startsWith(`${SOLC_VERSION}+`)) {

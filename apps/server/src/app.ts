@@ -20,7 +20,6 @@ import type { Database } from './db/database.js';
 import { migrateToLatest } from './db/migrateToLatest.js';
 import { sweepExpiredRows } from './db/sweepExpiredRows.js';
 import type { Channel, MessageTransport } from './delivery/index.js';
-import { registerLocalChainRoutes, registerOutboxRoutes } from './dev/devRoutes.js';
 import { createDatabaseOutboxStore } from './dev/outboxStore.js';
 import { sendFromFaucet } from './devchain/index.js';
 import { registerOriginCheck } from './http/checkOrigin.js';
@@ -28,6 +27,7 @@ import { registerErrorHandling } from './http/errorHandling.js';
 import { httpServerOptions, watchHttpServer } from './http/httpServer.js';
 import { redactUrl } from './http/redactUrl.js';
 import { registerControlCharacterCheck } from './http/refuseControlCharacters.js';
+import { registerUndeclaredErrorCheck } from './http/refuseUndeclaredErrors.js';
 import { registerSecurityHeaders } from './http/securityHeaders.js';
 import { serveWebApp } from './http/serveWebApp.js';
 import type { TypedApp } from './http/typedApp.js';
@@ -211,6 +211,8 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
   registerSecurityHeaders(app, config);
   registerOriginCheck(app, config.allowedOrigins);
   registerControlCharacterCheck(app);
+  // Under vitest (NODE_ENV=test): every error a test provokes is checked against the route's contract.
+  if (process.env.NODE_ENV === 'test') registerUndeclaredErrorCheck(app);
   registerSessions(app, ctx);
 
   const typed: TypedApp = app;
@@ -230,9 +232,13 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
   registerActivityRoutes(typed, ctx);
   if (onramp !== null) registerOnrampRoutes(typed, ctx, onramp, onrampOffers);
   if (onramp?.name === 'sandbox') await registerSandboxRoutes(app, ctx, onrampOffers);
-  if (config.environment !== 'production') registerOutboxRoutes(typed, ctx);
-  if (hasLocalChain(config) && config.localChain !== null) {
-    registerLocalChainRoutes(typed, ctx, config.localChain.rpcUrl);
+  if (config.environment !== 'production') {
+    // Imported here, not at the top: a production server does not load the dev routes (nor the dev chain).
+    const { registerLocalChainRoutes, registerOutboxRoutes } = await import('./dev/devRoutes.js');
+    registerOutboxRoutes(typed, ctx);
+    if (hasLocalChain(config) && config.localChain !== null) {
+      registerLocalChainRoutes(typed, ctx, config.localChain.rpcUrl);
+    }
   }
 
   webAppFallback = await serveWebApp(app, config.webDistDir);

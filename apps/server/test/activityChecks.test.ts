@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { LOCAL_CHAIN_ID } from '@dial/core';
-import { Migrator } from 'kysely/migration';
+import { type DevChain, startDevChain } from '@dial/devchain';
+import { Migrator } from 'kysely';
 import { type Address, getAddress, type Hex } from 'viem';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
@@ -14,7 +15,6 @@ import { createChainReader } from '../src/chain/chainReader.js';
 import type { AppConfig } from '../src/config/index.js';
 import { migrateToLatest } from '../src/db/migrateToLatest.js';
 import { MIGRATIONS, migrationProvider } from '../src/db/migrations/index.js';
-import { type DevChain, startDevChain } from '../src/devchain/index.js';
 import {
   askToCheck,
   listActivity,

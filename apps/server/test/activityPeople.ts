@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { SHARE_LENGTH } from '@dial/core';
+import type { DevChain } from '@dial/devchain';
 import type { LightMyRequestResponse } from 'fastify';
 import type { Kysely } from 'kysely';
 import { SESSION_COOKIE } from '../src/auth/sessions.js';
 import type { AppConfig } from '../src/config/index.js';
 import { deriveKey } from '../src/crypto/deriveKey.js';
 import type { Database } from '../src/db/database.js';
-import type { DevChain } from '../src/devchain/index.js';
 import { saveWallet } from '../src/wallet/walletStore.js';
 import { ORIGIN, type TestApp } from './testApp.js';
 

@@ -1,3 +1,4 @@
+import { type DevChain, mintTestUsdc, sendFromFaucet } from '@dial/devchain';
 import {
   type Address,
   type Chain,
@@ -13,7 +14,6 @@ import {
   parseEther,
 } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { type DevChain, mintTestUsdc, sendFromFaucet } from '../src/devchain/index.js';
 
 /**
  * Test helper: people with their own keys on a real local chain (a `DevChain`), sending real transactions

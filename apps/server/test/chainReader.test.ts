@@ -1,11 +1,11 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SUPPORTED_CHAINS } from '@dial/core';
+import { type DevChain, startDevChain } from '@dial/devchain';
 import { createWalletClient, getAddress, type Hex, http, parseEther, parseGwei } from 'viem';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ChainReadError, createChainReader } from '../src/chain/chainReader.js';
 import { chainRpcUrl, chainUsdcAddress } from '../src/chain/chainRpcUrl.js';
-import { type DevChain, startDevChain } from '../src/devchain/index.js';
 import { fundedActor, mineBlock, pauseMining, resumeMining, viemChain } from './chainActors.js';
 import { startTcpProxy, type TcpProxy } from './tcpProxy.js';
 

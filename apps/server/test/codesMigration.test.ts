@@ -1,6 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import type { Kysely } from 'kysely';
-import { Migrator } from 'kysely/migration';
+import { type Kysely, Migrator } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { createSession } from '../src/auth/sessions.js';
 import { deriveKey } from '../src/crypto/deriveKey.js';

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { PGlite } from '@electric-sql/pglite';
-import { Kysely, PGliteDialect, PostgresDialect } from 'kysely';
+import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { createSqliteDatabase } from '../src/db/createDatabase.js';
 import type { Database } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrateToLatest.js';
+import { PGliteDialect } from './pgliteDialect.js';
 
 /** The SQL dialects the storage and route suites run against. */
 export type TestDialect = 'sqlite' | 'postgres';

@@ -1,8 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { type DevChain, startDevChain, TEST_USDC_ABI } from '@dial/devchain';
 import { createPublicClient, http, parseEther } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type DevChain, startDevChain, TEST_USDC_ABI } from '../src/devchain/index.js';
 import { DIALECTS, useTestDatabase } from './databases.js';
 import { createTestApp, ORIGIN, PHONE } from './testApp.js';
 import { registerWallet, testWallet } from './walletProof.js';

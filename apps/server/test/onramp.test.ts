@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { encodeShare, SHARE_LENGTH } from '@dial/core';
+import { type DevChain, startDevChain, TEST_USDC_ABI } from '@dial/devchain';
 import type { LightMyRequestResponse } from 'fastify';
 import { createPublicClient, http, parseEther } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppConfig } from '../src/config/index.js';
-import { type DevChain, startDevChain, TEST_USDC_ABI } from '../src/devchain/index.js';
 import { DIALECTS, useTestDatabase } from './databases.js';
 import { createTestApp, ORIGIN, PHONE, SANDBOX_ONRAMP, type TestApp } from './testApp.js';
 import { registerWallet, testWallet } from './walletProof.js';

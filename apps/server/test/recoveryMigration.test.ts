@@ -1,4 +1,4 @@
-import { Migrator } from 'kysely/migration';
+import { Migrator } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { createSession } from '../src/auth/sessions.js';
 import { migrateToLatest } from '../src/db/migrateToLatest.js';

@@ -1,4 +1,4 @@
-import { Migrator } from 'kysely/migration';
+import { Migrator } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { migrateToLatest } from '../src/db/migrateToLatest.js';
 import { migrationProvider } from '../src/db/migrations/index.js';

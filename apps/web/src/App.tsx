@@ -30,7 +30,11 @@ export function App() {
           </div>
         )}
         {session.status === 'signed-out' && (
-          <SignInFlow channels={usableChannels(session.config.channels)} onSignedIn={signedIn} />
+          <SignInFlow
+            channels={usableChannels(session.config.channels)}
+            onSignedIn={signedIn}
+            preloadNext={loadWalletScreen}
+          />
         )}
         {session.status === 'signed-in' && (
           <LoadFailureBoundary>

@@ -1,4 +1,11 @@
 import {
+  type LocalChain,
+  LocalChainRpcError,
+  startLocalChain,
+  DEV_FAUCET_ADDRESS as TEST_ADDRESS,
+  DEV_FAUCET_PRIVATE_KEY as TEST_PRIVATE_KEY,
+} from '@dial/devchain/localChain';
+import {
   BrowserProvider,
   verifyMessage as ethersVerifyMessage,
   verifyTypedData as ethersVerifyTypedData,
@@ -31,13 +38,6 @@ import {
   type EmbeddedProviderOptions,
 } from './createEmbeddedProvider.js';
 import { DialError } from './errors.js';
-import {
-  type LocalChain,
-  LocalChainRpcError,
-  startLocalChain,
-  TEST_ADDRESS,
-  TEST_PRIVATE_KEY,
-} from './test/localChain.js';
 
 const OTHER_ADDRESS: Address = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 

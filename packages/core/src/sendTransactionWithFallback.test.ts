@@ -1,9 +1,14 @@
+import {
+  type LocalChain,
+  startLocalChain,
+  DEV_FAUCET_ADDRESS as TEST_ADDRESS,
+  DEV_FAUCET_PRIVATE_KEY as TEST_PRIVATE_KEY,
+} from '@dial/devchain/localChain';
 import { MethodNotFoundRpcError, UnsupportedProviderMethodError, UserRejectedRequestError } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createEmbeddedProvider } from './createEmbeddedProvider.js';
 import { sendTransactionWithFallback } from './sendTransactionWithFallback.js';
-import { type LocalChain, startLocalChain, TEST_ADDRESS, TEST_PRIVATE_KEY } from './test/localChain.js';
 
 const TX = { from: TEST_ADDRESS, to: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', value: '0x1' };
 const HASH = `0x${'ab'.repeat(32)}`;

@@ -1,7 +1,11 @@
+import {
+  checkTransferRoute,
+  DEFAULT_ACTIVITY_PAGE_SIZE,
+  listActivityRoute,
+  recordTransferRoute,
+} from '@dial/api';
 import { DialError, LOCAL_CHAIN_ID, readAddress, readE164, SUPPORTED_CHAINS } from '@dial/core';
-import { Type } from 'typebox';
 import type { AppContext } from '../appContext.js';
-import { errorResponses } from '../http/schemas.js';
 import type { TypedApp } from '../http/typedApp.js';
 import { type CheckOutcome, checkTransfer } from './transferChecks.js';
 import { logOutcome } from './transferCheckTimer.js';
@@ -9,51 +13,7 @@ import { listActivity, loadSentTransfer, recordTransfer } from './transferStore.
 
 /** The largest uint256: no amount on an EVM chain is bigger. */
 const MAX_UINT256 = 2n ** 256n - 1n;
-const DEFAULT_PAGE_SIZE = 50;
-
-const AssetSchema = Type.Enum(['native', 'usdc'], {
-  description: "`native`: the chain's own coin (wei); `usdc`: USDC (6-decimal units).",
-});
-const StatusSchema = Type.Enum(['pending', 'confirmed', 'failed'], {
-  description:
-    '`pending` until the server has read the transaction mined on its chain, then `confirmed` or `failed` ' +
-    "from its receipt. Never what a browser reported: the server reads it through the chain's RPC.",
-});
-/** Transfer ids are lower-case UUIDs (`crypto.randomUUID()`); anything else never reaches SQL. */
-const TransferIdSchema = Type.String({
-  pattern: '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$',
-  maxLength: 36,
-});
-
-const ActivityItemSchema = Type.Object(
-  {
-    id: Type.String({ format: 'uuid' }),
-    direction: Type.Enum(['sent', 'received'], {
-      description:
-        '`sent` by the signed-in user, or `received` by them from another Dial user (listed only once the ' +
-        "server has read it on the chain: from that user's wallet, to this one, with this amount).",
-    }),
-    chainId: Type.Integer(),
-    txHash: Type.String({ description: 'The transaction hash, lower-case.' }),
-    from: Type.String({ description: "The sender's wallet, EIP-55 checksummed." }),
-    to: Type.String({ description: 'The recipient address, EIP-55 checksummed.' }),
-    asset: AssetSchema,
-    amount: Type.String({ description: 'Base units, a decimal string.' }),
-    status: StatusSchema,
-    createdAt: Type.String({ format: 'date-time' }),
-    counterparty: Type.Object(
-      {
-        phone: Type.Union([Type.String(), Type.Null()], {
-          description:
-            "The other side's phone number masked to its last four digits (`*3456`): for a sent transfer the " +
-            "recipient's, for a received one the sender's; `null` when there is none.",
-        }),
-      },
-      { additionalProperties: false },
-    ),
-  },
-  { additionalProperties: false },
-);
+const DEFAULT_PAGE_SIZE = DEFAULT_ACTIVITY_PAGE_SIZE;
 
 /** Whether transfers on this chain can be recorded: a supported chain, or the local chain when it is on. */
 function checkChain(ctx: AppContext, chainId: number): void {
@@ -122,12 +82,11 @@ function readPhone(e164: string): string {
  */
 export function registerActivityRoutes(app: TypedApp, ctx: AppContext): void {
   app.post(
-    '/api/activity',
+    recordTransferRoute.url,
     {
       preHandler: app.requireUser,
       schema: {
-        tags: ['activity'],
-        summary: "Records a transaction sent from the signed-in user's wallet, and checks it on the chain.",
+        ...recordTransferRoute.schema,
         description:
           'The server reads the transaction from its chain at once: 201 with the new transfer, `confirmed` or ' +
           '`failed` when it is mined and matches, `pending` while it is not mined or not visible yet (checked ' +
@@ -136,34 +95,6 @@ export function registerActivityRoutes(app: TypedApp, ctx: AppContext): void {
           'from another wallet (or another account already proved it); 400 `transfer_mismatch` when it shows ' +
           'another recipient, amount or asset; nothing is recorded then. ' +
           `At most ${ctx.config.rateLimits.activityRecordsPerUser.max} an hour per user.`,
-        security: [{ session: [] }],
-        body: Type.Object(
-          {
-            chainId: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }),
-            txHash: Type.String({ pattern: '^0x[0-9a-fA-F]{64}$', description: '0x and 64 hex digits.' }),
-            to: Type.String({
-              pattern: '^0x[0-9a-fA-F]{40}$',
-              description: 'The recipient address; a mixed-case one must have a valid EIP-55 checksum.',
-            }),
-            asset: AssetSchema,
-            amount: Type.String({
-              pattern: '^[0-9]{1,78}$',
-              description: 'Base units as a decimal string, more than 0 and at most 2^256 - 1.',
-            }),
-            recipientPhone: Type.Optional(
-              Type.String({
-                pattern: '^\\+[1-9][0-9]{1,14}$',
-                description: 'E.164, when the recipient was chosen by phone number.',
-              }),
-            ),
-          },
-          { additionalProperties: false },
-        ),
-        response: {
-          200: ActivityItemSchema,
-          201: ActivityItemSchema,
-          ...errorResponses(400, 401, 403, 404, 429, 503),
-        },
       },
     },
     async (request, reply) => {
@@ -198,12 +129,11 @@ export function registerActivityRoutes(app: TypedApp, ctx: AppContext): void {
   );
 
   app.patch(
-    '/api/activity/:id',
+    checkTransferRoute.url,
     {
       preHandler: app.requireUser,
       schema: {
-        tags: ['activity'],
-        summary: 'Asks the server to check a pending transfer on its chain now, by its sender only.',
+        ...checkTransferRoute.schema,
         description:
           'A hint, nothing more: the status comes from the chain, never from the body (a `status` in it, ' +
           'which older clients send, is ignored). 200 with the transfer as the chain now shows it (`pending` ' +
@@ -212,13 +142,6 @@ export function registerActivityRoutes(app: TypedApp, ctx: AppContext): void {
           "`not_your_transaction`, 400 `transfer_mismatch`, 404 `not_found`. Another user's transfer is 404 " +
           '`not_found`. A check counts against a per-user limit of ' +
           `${ctx.config.rateLimits.activityChecksPerUser.max} an hour; a settled transfer is answered without one.`,
-        security: [{ session: [] }],
-        params: Type.Object({ id: TransferIdSchema }),
-        body: Type.Object(
-          { status: Type.Optional(Type.Enum(['confirmed', 'failed'], { description: 'Ignored.' })) },
-          { additionalProperties: false },
-        ),
-        response: { 200: ActivityItemSchema, ...errorResponses(400, 401, 403, 404, 429, 503) },
       },
     },
     async (request) => {
@@ -239,41 +162,16 @@ export function registerActivityRoutes(app: TypedApp, ctx: AppContext): void {
   );
 
   app.get(
-    '/api/activity',
+    listActivityRoute.url,
     {
       preHandler: app.requireUser,
       schema: {
-        tags: ['activity'],
-        summary:
-          "The signed-in user's activity, newest first: transfers they sent and those received from Dial users.",
+        ...listActivityRoute.schema,
         description:
           'A received transfer is listed only once the server has proven it on the chain (`confirmed` or ' +
           '`failed`). Pages of `limit` items strictly older than `before`; pass `nextBefore` as `before` for the next ' +
           'page (`null`: no more). A page may hold more than `limit` items when several share the last ' +
           "item's millisecond, so that none is skipped.",
-        security: [{ session: [] }],
-        querystring: Type.Object(
-          {
-            limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: DEFAULT_PAGE_SIZE })),
-            before: Type.Optional(
-              Type.String({
-                pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z$',
-                description: 'A `createdAt` (ISO 8601 in UTC with milliseconds): only older transfers.',
-              }),
-            ),
-          },
-          { additionalProperties: false },
-        ),
-        response: {
-          200: Type.Object(
-            {
-              items: Type.Array(ActivityItemSchema),
-              nextBefore: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
-            },
-            { additionalProperties: false },
-          ),
-          ...errorResponses(400, 401),
-        },
       },
     },
     async (request) =>

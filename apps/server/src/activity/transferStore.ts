@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DialError, maskIdentifier } from '@dial/core';
 import { type ExpressionBuilder, type Kysely, type Selectable, sql } from 'kysely';
+import type { Hex } from 'viem';
 import type { Database, TransferAsset, TransferStatus, TransfersTable } from '../db/database.js';
 import { isUniqueViolation } from '../db/isUniqueViolation.js';
 
@@ -10,9 +11,11 @@ export interface ActivityItem {
   /** `sent` by this user, or `received` from another Dial user. */
   direction: 'sent' | 'received';
   chainId: number;
-  txHash: string;
-  from: string;
-  to: string;
+  /** Lower-case. */
+  txHash: Hex;
+  /** EIP-55, like `to`. */
+  from: Hex;
+  to: Hex;
   asset: TransferAsset;
   amount: string;
   status: TransferStatus;
@@ -77,9 +80,9 @@ function toItem(row: TransferRow, viewerId: string): ActivityItem {
     id: row.id,
     direction: sent ? 'sent' : 'received',
     chainId: Number(row.chain_id),
-    txHash: row.tx_hash,
-    from: row.from_address,
-    to: row.to_address,
+    txHash: row.tx_hash as Hex,
+    from: row.from_address as Hex,
+    to: row.to_address as Hex,
     asset: row.asset,
     amount: row.amount,
     status: row.status,

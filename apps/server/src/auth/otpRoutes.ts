@@ -1,15 +1,14 @@
-import { Type } from 'typebox';
+import { otpStartRoute, otpVerifyRoute } from '@dial/api';
 import type { AppContext } from '../appContext.js';
 import { deriveKey } from '../crypto/deriveKey.js';
 import type { Channel } from '../delivery/index.js';
-import { ChannelSchema, ErrorBodySchema, errorResponses, UserSchema } from '../http/schemas.js';
 import type { TypedApp } from '../http/typedApp.js';
 import { notifyOwner } from '../notices/notifyOwner.js';
 import { signInBudget } from './codeBudgets.js';
 import { deviceHashOf, ensureDevice, rememberDevice } from './devices.js';
 import { normalizeTarget } from './normalizeTarget.js';
 import { type CodeSlot, consumeCode } from './otpCodes.js';
-import { MAX_PROOF_LENGTH, ProofChallengeSchema, proofKeysFrom } from './proofOfWork.js';
+import { proofKeysFrom } from './proofOfWork.js';
 import { sendCode } from './sendCode.js';
 import { createSession, endSession, SESSION_COOKIE, setSessionCookie } from './sessions.js';
 import { findOrCreateUser } from './users.js';
@@ -19,20 +18,6 @@ const UNAVAILABLE: Record<Channel, string> = {
   sms: 'SMS sign-in is not available on this server. Sign in with an e-mail address instead.',
   email: 'E-mail sign-in is not available on this server. Sign in with a phone number instead.',
 };
-
-const ToSchema = Type.String({
-  minLength: 1,
-  maxLength: 320,
-  description: 'A phone number in E.164 (`+447400123456`) for `sms`, an e-mail address for `email`.',
-});
-
-const ProofSchema = Type.String({
-  minLength: 1,
-  maxLength: MAX_PROOF_LENGTH,
-  description:
-    'A solved proof-of-work challenge: base64 of the ALTCHA payload `{"challenge":{…},"solution":{"counter","derivedKey"}}`. ' +
-    'Needed only after an answer `403 proof_of_work_required`, for the challenge that answer carried.',
-});
 
 /**
  * `POST /api/auth/otp/start` sends a one-time code; `POST /api/auth/otp/verify` checks it and signs in.
@@ -51,32 +36,9 @@ export function registerOtpRoutes(app: TypedApp, ctx: AppContext): void {
   const proofKeys = proofKeysFrom(deriveKey(ctx.config.shareEncryptionKey, 'dial/proof-of-work'));
 
   app.post(
-    '/api/auth/otp/start',
+    otpStartRoute.url,
     {
-      schema: {
-        tags: ['sign-in'],
-        summary: 'Sends a one-time code by SMS or e-mail.',
-        body: Type.Object({ channel: ChannelSchema, to: ToSchema, proof: Type.Optional(ProofSchema) }),
-        response: {
-          200: Type.Object({
-            ok: Type.Literal(true),
-            channel: ChannelSchema,
-            to: Type.String({
-              description: 'E.164 or the lower-case e-mail address: send it as is to verify.',
-            }),
-            resendAfterSeconds: Type.Integer(),
-            expiresInSeconds: Type.Integer(),
-          }),
-          ...errorResponses(400, 429, 502, 503),
-          403: Type.Object(
-            { ...ErrorBodySchema.properties, challenge: Type.Optional(ProofChallengeSchema) },
-            {
-              description:
-                'An error from the catalogue; with `proof_of_work_required`, the challenge to solve before asking again.',
-            },
-          ),
-        },
-      },
+      schema: otpStartRoute.schema,
     },
     async (request, reply) => {
       const { channel, to, proof } = request.body;
@@ -99,21 +61,9 @@ export function registerOtpRoutes(app: TypedApp, ctx: AppContext): void {
   );
 
   app.post(
-    '/api/auth/otp/verify',
+    otpVerifyRoute.url,
     {
-      schema: {
-        tags: ['sign-in'],
-        summary: 'Checks a one-time code; when it is right, signs in (and signs up a new user).',
-        body: Type.Object({
-          channel: ChannelSchema,
-          to: ToSchema,
-          code: Type.String({ pattern: '^[0-9]{6}$', description: 'The 6-digit code.' }),
-        }),
-        response: {
-          200: Type.Object({ user: UserSchema, isNewUser: Type.Boolean() }),
-          ...errorResponses(400, 403, 429, 503),
-        },
-      },
+      schema: otpVerifyRoute.schema,
     },
     async (request, reply) => {
       const { channel, to, code } = request.body;

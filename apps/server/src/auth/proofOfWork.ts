@@ -3,7 +3,6 @@ import { DialError, type ErrorBody } from '@dial/core';
 import { type Challenge, createChallenge, randomInt, verifySolution } from 'altcha-lib';
 import { deriveKey as derivePbkdf2Key } from 'altcha-lib/algorithms/pbkdf2';
 import type { Kysely } from 'kysely';
-import { Type } from 'typebox';
 import type { Database } from '../db/database.js';
 import { isUniqueViolation } from '../db/isUniqueViolation.js';
 import type { ProofOfWorkPolicy } from './otpPolicy.js';
@@ -11,34 +10,8 @@ import { hashToken } from './sessions.js';
 
 /** The ALTCHA algorithm: PBKDF2 runs natively in the browser (WebCrypto), so a phone is not far behind a server. */
 const ALGORITHM = 'PBKDF2/SHA-256';
-/** The longest `proof` accepted: base64 of an ALTCHA payload is well under 1 KB. */
-export const MAX_PROOF_LENGTH = 4096;
-
 /** A challenge as the browser receives it (ALTCHA v2: signed parameters). */
 export type ProofChallenge = Pick<Challenge, 'parameters' | 'signature'>;
-
-/** The challenge in a `proof_of_work_required` answer, for the OpenAPI document and the serializer. */
-export const ProofChallengeSchema = Type.Object(
-  {
-    parameters: Type.Object(
-      {
-        algorithm: Type.String({ description: '`PBKDF2/SHA-256`.' }),
-        nonce: Type.String(),
-        salt: Type.String(),
-        cost: Type.Integer({ description: 'PBKDF2 iterations per counter tried.' }),
-        keyLength: Type.Integer(),
-        keyPrefix: Type.String({ description: 'The derived key to find starts with it (hex).' }),
-        keySignature: Type.Optional(Type.String()),
-        expiresAt: Type.Optional(Type.Integer({ description: 'Unix time in seconds.' })),
-        data: Type.Optional(Type.Record(Type.String(), Type.String())),
-      },
-      // Every parameter is signed: whatever ALTCHA adds must reach the browser unchanged.
-      { additionalProperties: true },
-    ),
-    signature: Type.String(),
-  },
-  { description: 'An ALTCHA v2 challenge: solve it (counters from 0) and send the payload as `proof`.' },
-);
 
 /** The HMAC secrets that sign challenges and their derived keys, from the server's proof-of-work key. */
 export interface ProofKeys {

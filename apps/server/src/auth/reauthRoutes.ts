@@ -1,6 +1,5 @@
-import { Type } from 'typebox';
+import { reauthStartRoute, reauthVerifyRoute } from '@dial/api';
 import type { AppContext } from '../appContext.js';
-import { errorResponses } from '../http/schemas.js';
 import type { TypedApp } from '../http/typedApp.js';
 import { reauthBudget } from './codeBudgets.js';
 import { deviceHashOf, ensureDevice } from './devices.js';
@@ -27,23 +26,10 @@ export function registerReauthRoutes(app: TypedApp, ctx: AppContext): void {
   const policy = ctx.config.otp;
 
   app.post(
-    '/api/auth/reauth/start',
+    reauthStartRoute.url,
     {
       preHandler: app.requireUser,
-      schema: {
-        tags: ['session'],
-        summary: "Sends a fresh one-time code to the signed-in user's own phone, or e-mail without one.",
-        security: [{ session: [] }],
-        response: {
-          200: Type.Object({
-            ok: Type.Literal(true),
-            channel: Type.Enum(['sms', 'email']),
-            resendAfterSeconds: Type.Integer(),
-            expiresInSeconds: Type.Integer(),
-          }),
-          ...errorResponses(400, 401, 403, 429, 502, 503),
-        },
-      },
+      schema: reauthStartRoute.schema,
     },
     async (request, reply) => {
       const user = request.user!;
@@ -63,22 +49,10 @@ export function registerReauthRoutes(app: TypedApp, ctx: AppContext): void {
   );
 
   app.post(
-    '/api/auth/reauth/verify',
+    reauthVerifyRoute.url,
     {
       preHandler: app.requireUser,
-      schema: {
-        tags: ['session'],
-        summary:
-          'Checks the re-authentication code; when it is right, opens export to this session for 5 minutes.',
-        security: [{ session: [] }],
-        body: Type.Object({
-          code: Type.String({ pattern: '^[0-9]{6}$', description: 'The 6-digit code.' }),
-        }),
-        response: {
-          200: Type.Object({ reauthenticatedUntil: Type.String({ format: 'date-time' }) }),
-          ...errorResponses(400, 401, 403, 429, 503),
-        },
-      },
+      schema: reauthVerifyRoute.schema,
     },
     async (request) => {
       const slot: CodeSlot = {

@@ -1,5 +1,4 @@
-import type { Kysely } from 'kysely';
-import { Migrator } from 'kysely/migration';
+import { type Kysely, Migrator } from 'kysely';
 import type { Database } from './database.js';
 import { migrationProvider } from './migrations/index.js';
 

@@ -1,10 +1,9 @@
+import { faucetRoute, localChainRoute, outboxRoute } from '@dial/api';
 import { DialError, LOCAL_CHAIN_ID, USDC_DECIMALS } from '@dial/core';
-import { Type } from 'typebox';
-import { type Address, parseEther } from 'viem';
+import { type Address, type Hex, parseEther } from 'viem';
 import type { AppContext } from '../appContext.js';
 import { renderOutboxPage } from '../delivery/index.js';
 import { mintTestUsdc } from '../devchain/index.js';
-import { errorResponses } from '../http/schemas.js';
 import type { TypedApp } from '../http/typedApp.js';
 import { loadWallet } from '../wallet/walletStore.js';
 
@@ -12,16 +11,6 @@ import { loadWallet } from '../wallet/walletStore.js';
 export const FAUCET_AMOUNT_WEI = parseEther('1');
 /** What the faucet mints when asked for USDC: 100 test USDC (6 decimals). */
 export const FAUCET_AMOUNT_USDC_UNITS = 100n * 10n ** BigInt(USDC_DECIMALS);
-
-/** What `POST /api/dev/faucet` can give: the chain's ETH, or its test USDC. */
-const FaucetAssetSchema = Type.Enum(['native', 'usdc']);
-
-const JsonRpcRequestSchema = Type.Object({
-  jsonrpc: Type.Literal('2.0'),
-  method: Type.String({ minLength: 1, maxLength: 100 }),
-  params: Type.Optional(Type.Unknown()),
-  id: Type.Optional(Type.Union([Type.String(), Type.Number(), Type.Null()])),
-});
 
 /**
  * The dev outbox (`GET /dev/outbox`, `GET /dev/outbox.json`): registered outside production only.
@@ -33,27 +22,9 @@ export function registerOutboxRoutes(app: TypedApp, ctx: AppContext): void {
   });
 
   app.get(
-    '/dev/outbox.json',
+    outboxRoute.url,
     {
-      schema: {
-        tags: ['development'],
-        summary: 'The dev outbox: the latest 100 messages, newest first (not in production).',
-        response: {
-          200: Type.Object({
-            messages: Type.Array(
-              Type.Object({
-                id: Type.String(),
-                channel: Type.Enum(['sms', 'email']),
-                to: Type.String(),
-                subject: Type.String(),
-                text: Type.String(),
-                code: Type.Optional(Type.String()),
-                createdAt: Type.String({ format: 'date-time' }),
-              }),
-            ),
-          }),
-        },
-      },
+      schema: outboxRoute.schema,
     },
     async () => ({ messages: await ctx.outbox.list() }),
   );
@@ -65,35 +36,14 @@ export function registerOutboxRoutes(app: TypedApp, ctx: AppContext): void {
  */
 export function registerLocalChainRoutes(app: TypedApp, ctx: AppContext, rpcUrl: string): void {
   app.post(
-    '/api/dev/faucet',
+    faucetRoute.url,
     {
       // No body at all means the default, as before there was a choice (the schema alone would refuse it).
       preValidation: async (request) => {
         request.body ??= {};
       },
       preHandler: app.requireUser,
-      schema: {
-        tags: ['development'],
-        summary:
-          "Sends 1 test ETH (asset `native`, the default) or mints 100 test USDC (asset `usdc`) from the local chain's faucet to the signed-in user's wallet.",
-        security: [{ session: [] }],
-        body: Type.Object({
-          asset: Type.Optional(
-            Type.Enum(['native', 'usdc'], { description: 'What to send; `native` by default.' }),
-          ),
-        }),
-        response: {
-          200: Type.Object({
-            txHash: Type.String({ pattern: '^0x[0-9a-f]{64}$' }),
-            asset: FaucetAssetSchema,
-            value: Type.String({
-              description:
-                'What was sent, as a decimal string: wei for `native`, 6-decimal units for `usdc`.',
-            }),
-          }),
-          ...errorResponses(400, 401, 403, 404, 503),
-        },
-      },
+      schema: faucetRoute.schema,
     },
     async (request) => {
       const asset = request.body.asset ?? 'native';
@@ -107,7 +57,7 @@ export function registerLocalChainRoutes(app: TypedApp, ctx: AppContext, rpcUrl:
       if (wallet === undefined) throw new DialError('wallet_not_found');
       const to = wallet.address as Address;
       const value = asset === 'usdc' ? FAUCET_AMOUNT_USDC_UNITS : FAUCET_AMOUNT_WEI;
-      let txHash: string;
+      let txHash: Hex;
       try {
         txHash =
           asset === 'usdc' && usdc !== null
@@ -125,26 +75,14 @@ export function registerLocalChainRoutes(app: TypedApp, ctx: AppContext, rpcUrl:
   );
 
   app.post(
-    '/api/dev/chain',
+    localChainRoute.url,
     {
       // A contract deployment can be larger than the API's usual bodies.
       bodyLimit: 1024 * 1024,
       // Every method goes through unfiltered (the chain's own accounts included), so only to people signed
       // in: the web app reads the chain only on the wallet screen.
       preHandler: app.requireUser,
-      schema: {
-        tags: ['development'],
-        summary: 'JSON-RPC, passed through to the local chain, for a signed-in user.',
-        security: [{ session: [] }],
-        body: Type.Union([
-          JsonRpcRequestSchema,
-          Type.Array(JsonRpcRequestSchema, { minItems: 1, maxItems: 100 }),
-        ]),
-        response: {
-          200: Type.Unknown({ description: "The chain's JSON-RPC answer." }),
-          ...errorResponses(400, 401, 403, 503),
-        },
-      },
+      schema: localChainRoute.schema,
     },
     async (request, reply) => {
       let response: Response;

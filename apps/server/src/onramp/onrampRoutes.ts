@@ -1,8 +1,7 @@
-import { buildOnrampUrl, DialError, ONRAMP_ASSETS, type OnrampAsset } from '@dial/core';
-import { Type } from 'typebox';
+import { onrampSessionRoute } from '@dial/api';
+import { buildOnrampUrl, DialError, type OnrampAsset } from '@dial/core';
 import type { AppContext } from '../appContext.js';
 import { plainIp } from '../http/plainIp.js';
-import { errorResponses } from '../http/schemas.js';
 import type { TypedApp } from '../http/typedApp.js';
 import type { AvailableOffer } from './availableOffers.js';
 import { checkAmount } from './checkAmount.js';
@@ -20,41 +19,10 @@ export function registerOnrampRoutes(
   offers: readonly AvailableOffer[],
 ): void {
   app.post(
-    '/api/onramp/session',
+    onrampSessionRoute.url,
     {
       preHandler: app.requireUser,
-      schema: {
-        tags: ['onramp'],
-        summary:
-          "Starts a purchase: a single-use session token from the on-ramp provider for the signed-in user's wallet, in the provider's buy-page link.",
-        security: [{ session: [] }],
-        body: Type.Object(
-          {
-            asset: Type.Enum([...ONRAMP_ASSETS]),
-            network: Type.String({
-              pattern: '^[a-z0-9-]{1,40}$',
-              description: "The provider's network, e.g. `base`.",
-            }),
-            amount: Type.String({
-              pattern: '^(\\d{1,12}(\\.\\d{1,18})?|\\.\\d{1,18})$',
-              description: 'A positive decimal; `.5` is read as `0.5`.',
-            }),
-            experience: Type.Enum(['buy', 'send'], {
-              description: '`buy`: by card; `send`: from an exchange account.',
-            }),
-          },
-          { additionalProperties: false },
-        ),
-        response: {
-          200: Type.Object({
-            url: Type.String({
-              description: 'The buy page to open (a navigation); it holds the session token.',
-            }),
-            provider: Type.Enum(['coinbase', 'sandbox']),
-          }),
-          ...errorResponses(400, 401, 403, 404, 429, 503),
-        },
-      },
+      schema: onrampSessionRoute.schema,
     },
     async (request) => {
       const user = request.user!;

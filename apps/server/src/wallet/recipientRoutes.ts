@@ -1,7 +1,6 @@
+import { lookupRecipientRoute } from '@dial/api';
 import { DialError, maskIdentifier, readE164 } from '@dial/core';
-import { Type } from 'typebox';
 import type { AppContext } from '../appContext.js';
-import { errorResponses } from '../http/schemas.js';
 import type { TypedApp } from '../http/typedApp.js';
 import { findWalletByPhone } from './walletStore.js';
 
@@ -20,31 +19,10 @@ function readPhone(text: string): string {
  */
 export function registerRecipientRoutes(app: TypedApp, ctx: AppContext): void {
   app.get(
-    '/api/users/lookup',
+    lookupRecipientRoute.url,
     {
       preHandler: app.requireUser,
-      schema: {
-        tags: ['wallet'],
-        summary: 'The wallet address of the Dial user who verified a phone number, to send to.',
-        security: [{ session: [] }],
-        querystring: Type.Object({
-          phone: Type.String({
-            minLength: 1,
-            maxLength: 64,
-            description: 'The number in international form (`+447400123456`, spaces allowed).',
-          }),
-        }),
-        response: {
-          200: Type.Object(
-            {
-              address: Type.String({ description: 'EIP-55 checksummed address.' }),
-              phone: Type.String({ description: 'The number masked to its last four digits, e.g. `*3456`.' }),
-            },
-            { additionalProperties: false },
-          ),
-          ...errorResponses(400, 401, 404, 429, 503),
-        },
-      },
+      schema: lookupRecipientRoute.schema,
     },
     async (request) => {
       const now = ctx.now();

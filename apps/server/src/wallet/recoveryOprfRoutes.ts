@@ -1,20 +1,7 @@
-import {
-  decodeShare,
-  deriveRecoveryOprfKey,
-  encodeShare,
-  evaluateRecoveryOprf,
-  RECOVERY_OPRF_SUITE,
-} from '@dial/core';
-import { Type } from 'typebox';
+import { recoveryOprfRoute } from '@dial/api';
+import { decodeShare, deriveRecoveryOprfKey, encodeShare, evaluateRecoveryOprf } from '@dial/core';
 import type { AppContext } from '../appContext.js';
-import { errorResponses } from '../http/schemas.js';
 import type { TypedApp } from '../http/typedApp.js';
-
-/** Base64 of one ristretto255 element: 32 bytes are 44 characters, one `=`. */
-const ElementSchema = Type.String({
-  pattern: '^[A-Za-z0-9+/]{43}=$',
-  description: 'A ristretto255 element (32 bytes), standard base64.',
-});
 
 /**
  * `POST /api/wallet/recovery/oprf`: the server's half of the OPRF (RFC 9497, ristretto255-SHA512, base
@@ -31,12 +18,11 @@ const ElementSchema = Type.String({
  */
 export function registerRecoveryOprfRoutes(app: TypedApp, ctx: AppContext): void {
   app.post(
-    '/api/wallet/recovery/oprf',
+    recoveryOprfRoute.url,
     {
       preHandler: app.requireUser,
       schema: {
-        tags: ['wallet'],
-        summary: `Evaluates a blinded recovery password under the signed-in user's OPRF key (${RECOVERY_OPRF_SUITE}, rate-limited).`,
+        ...recoveryOprfRoute.schema,
         description:
           'RFC 9497 OPRF, base mode, ristretto255-SHA512. The browser blinds its recovery password, this ' +
           "route multiplies the element by the user's secret key, the browser unblinds and hashes the " +
@@ -44,12 +30,6 @@ export function registerRecoveryOprfRoutes(app: TypedApp, ctx: AppContext): void
           'counts against the per-user recovery limit shared with `GET /api/wallet/recovery` (429 ' +
           '`too_many_requests` after it); an element that is not a valid, non-identity ristretto255 ' +
           'encoding is refused with 400 `invalid_data`.',
-        security: [{ session: [] }],
-        body: Type.Object({ blindedElement: ElementSchema }, { additionalProperties: false }),
-        response: {
-          200: Type.Object({ evaluatedElement: ElementSchema }),
-          ...errorResponses(400, 401, 403, 429, 503),
-        },
       },
     },
     async (request) => {

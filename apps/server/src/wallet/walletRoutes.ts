@@ -1,25 +1,18 @@
 import {
-  checkScryptCost,
-  DialError,
-  decodeShare,
-  encodeShare,
-  readAddress,
-  SHARE_LENGTH,
-  WALLET_PROOF_PURPOSES,
-} from '@dial/core';
-import { Type } from 'typebox';
+  getRecoveryRoute,
+  getWalletRoute,
+  type RecoveryKdf,
+  recoveryFailedRoute,
+  registerWalletRoute,
+  rotateSharesRoute,
+  walletChallengeRoute,
+  walletExportRoute,
+} from '@dial/api';
+import { checkScryptCost, DialError, decodeShare, encodeShare, readAddress, SHARE_LENGTH } from '@dial/core';
 import type { AppContext } from '../appContext.js';
 import { requireFreshCode, requireRecentReauth, sessionHashOf } from '../auth/reauthentication.js';
-import { errorResponses } from '../http/schemas.js';
 import type { TypedApp } from '../http/typedApp.js';
 import { notifyOwner } from '../notices/notifyOwner.js';
-import {
-  KdfSchema,
-  RecoveryCiphertextSchema,
-  RecoveryInputSchema,
-  type RecoveryKdf,
-  RecoveryMethodSchema,
-} from './recoverySchemas.js';
 import { CHALLENGE_TTL_SECONDS, issueChallenge, verifyWalletProof } from './walletProofs.js';
 import {
   loadRecoveryShare,
@@ -28,55 +21,6 @@ import {
   rotateShares,
   saveWallet,
 } from './walletStore.js';
-
-const ADDRESS_PATTERN = '^0x[0-9a-fA-F]{40}$';
-
-const AddressInputSchema = Type.String({
-  pattern: ADDRESS_PATTERN,
-  description: 'The address, 0x and 40 hex digits.',
-});
-const AuthShareInputSchema = Type.String({
-  maxLength: 256,
-  description: `Base64 (standard, padded) of the ${SHARE_LENGTH}-byte auth share.`,
-});
-const AddressSchema = Type.String({ pattern: ADDRESS_PATTERN, description: 'EIP-55 checksummed address.' });
-const AuthShareSchema = Type.String({
-  description: `Base64 (standard, padded) of the ${SHARE_LENGTH}-byte auth share.`,
-});
-const GenerationSchema = Type.Integer({
-  minimum: 1,
-  description: 'Which split of the key the shares belong to: 1 at registration, +1 at every rotation.',
-});
-
-const ProofSchema = Type.Object(
-  {
-    challenge: Type.String({
-      pattern: '^[A-Za-z0-9_-]{43}$',
-      description: 'The challenge from `POST /api/wallet/challenge`, as given.',
-    }),
-    signature: Type.String({
-      pattern: '^0x[0-9a-fA-F]{130}$',
-      description:
-        "The wallet key's EIP-191 (`personal_sign`) signature over core's `walletProofMessage` for this change.",
-    }),
-  },
-  {
-    additionalProperties: false,
-    description:
-      "Proof of possession: the wallet's key signed the server's single-use challenge together with the account, " +
-      'the purpose, the generation replaced and the hashes of the shares to store.',
-  },
-);
-
-const WalletSchema = Type.Object({
-  address: AddressSchema,
-  authShare: AuthShareSchema,
-  generation: GenerationSchema,
-  recovery: Type.Union([
-    Type.Object({ method: RecoveryMethodSchema, createdAt: Type.String({ format: 'date-time' }) }),
-    Type.Null(),
-  ]),
-});
 
 /** Reads a posted auth share: standard base64 of exactly {@link SHARE_LENGTH} bytes. */
 function readAuthShare(text: string): Uint8Array {
@@ -116,26 +60,16 @@ async function loadOwnWallet(ctx: AppContext, userId: string) {
 
 export function registerWalletRoutes(app: TypedApp, ctx: AppContext): void {
   app.post(
-    '/api/wallet',
+    registerWalletRoute.url,
     {
       preHandler: app.requireUser,
       schema: {
-        tags: ['wallet'],
-        summary: "Registers the signed-in user's embedded wallet: its address and encrypted auth share.",
-        security: [{ session: [] }],
+        ...registerWalletRoute.schema,
         description:
           "Needs a `proof` by the wallet's key (purpose `register-wallet`, generation 0, no recovery share), " +
           'so nobody can register an address whose key they do not hold (403 `wallet_proof_invalid`; 400 ' +
           '`wallet_proof_expired` for a used or expired challenge). An address belongs to one account at most ' +
           '(409 `wallet_address_taken`); an account has one wallet (409 `embedded_wallet_already_exists`).',
-        body: Type.Object(
-          { address: AddressInputSchema, authShare: AuthShareInputSchema, proof: ProofSchema },
-          { additionalProperties: false },
-        ),
-        response: {
-          201: Type.Object({ address: Type.String() }),
-          ...errorResponses(400, 401, 403, 409),
-        },
       },
     },
     async (request, reply) => {
@@ -165,25 +99,14 @@ export function registerWalletRoutes(app: TypedApp, ctx: AppContext): void {
   );
 
   app.post(
-    '/api/wallet/challenge',
+    walletChallengeRoute.url,
     {
       preHandler: app.requireUser,
       schema: {
-        tags: ['wallet'],
-        summary:
-          "A single-use challenge for the wallet's key to sign before registering or replacing shares.",
+        ...walletChallengeRoute.schema,
         description:
           `Valid ${CHALLENGE_TTL_SECONDS / 60} minutes, once, for this session and purpose only. The browser ` +
           "signs core's `walletProofMessage` with it and sends the signature as `proof`. Limited per user.",
-        security: [{ session: [] }],
-        body: Type.Object(
-          { purpose: Type.Enum([...WALLET_PROOF_PURPOSES]) },
-          { additionalProperties: false },
-        ),
-        response: {
-          201: Type.Object({ challenge: Type.String(), expiresAt: Type.String({ format: 'date-time' }) }),
-          ...errorResponses(400, 401, 403, 429, 503),
-        },
       },
     },
     async (request, reply) => {
@@ -204,16 +127,10 @@ export function registerWalletRoutes(app: TypedApp, ctx: AppContext): void {
   );
 
   app.get(
-    '/api/wallet',
+    getWalletRoute.url,
     {
       preHandler: app.requireUser,
-      schema: {
-        tags: ['wallet'],
-        summary:
-          "The signed-in user's wallet address, auth share, share generation and recovery status (to this user's session only).",
-        security: [{ session: [] }],
-        response: { 200: WalletSchema, ...errorResponses(401, 404) },
-      },
+      schema: getWalletRoute.schema,
     },
     async (request) => {
       const wallet = await loadOwnWallet(ctx, request.user!.id);
@@ -241,13 +158,11 @@ export function registerWalletRoutes(app: TypedApp, ctx: AppContext): void {
  */
 function registerShareRoutes(app: TypedApp, ctx: AppContext): void {
   app.put(
-    '/api/wallet/shares',
+    rotateSharesRoute.url,
     {
       preHandler: app.requireUser,
       schema: {
-        tags: ['wallet'],
-        summary:
-          'Replaces the auth share (and the recovery share) of the same key, if the generation is still the current one.',
+        ...rotateSharesRoute.schema,
         description:
           'One transaction: the auth share is replaced and the generation incremented only when it still ' +
           'equals `expectedGeneration` (else 409 `stale_share_generation`, nothing changed). The recovery ' +
@@ -258,21 +173,6 @@ function registerShareRoutes(app: TypedApp, ctx: AppContext): void {
           "by the wallet's key (purpose `rotate-shares`) over `expectedGeneration` and the hashes of the new " +
           'auth share and recovery share, checked against the registered address before anything is stored ' +
           '(403 `wallet_proof_invalid`), so a session without the key cannot change either share.',
-        security: [{ session: [] }],
-        body: Type.Object(
-          {
-            expectedGeneration: Type.Integer({ minimum: 1, maximum: 2_147_483_646 }),
-            address: AddressInputSchema,
-            authShare: AuthShareInputSchema,
-            recovery: Type.Optional(RecoveryInputSchema),
-            proof: ProofSchema,
-          },
-          { additionalProperties: false },
-        ),
-        response: {
-          200: Type.Object({ address: AddressSchema, generation: GenerationSchema }),
-          ...errorResponses(400, 401, 403, 404, 409),
-        },
       },
     },
     async (request) => {
@@ -326,23 +226,10 @@ function registerShareRoutes(app: TypedApp, ctx: AppContext): void {
   );
 
   app.get(
-    '/api/wallet/recovery',
+    getRecoveryRoute.url,
     {
       preHandler: app.requireUser,
-      schema: {
-        tags: ['wallet'],
-        summary: "The signed-in user's encrypted recovery share and its KDF parameters (rate-limited).",
-        security: [{ session: [] }],
-        response: {
-          200: Type.Object({
-            generation: GenerationSchema,
-            method: RecoveryMethodSchema,
-            ciphertext: RecoveryCiphertextSchema,
-            kdf: KdfSchema,
-          }),
-          ...errorResponses(401, 404, 429, 503),
-        },
-      },
+      schema: getRecoveryRoute.schema,
     },
     async (request) => {
       const userId = request.user!.id;
@@ -359,19 +246,10 @@ function registerShareRoutes(app: TypedApp, ctx: AppContext): void {
   );
 
   app.post(
-    '/api/wallet/recovery/failed',
+    recoveryFailedRoute.url,
     {
       preHandler: app.requireUser,
-      schema: {
-        tags: ['wallet'],
-        summary:
-          'Reports a wrong recovery password (decryption failed in the browser); counts against the recovery limit.',
-        security: [{ session: [] }],
-        response: {
-          204: Type.Null({ description: 'Counted.' }),
-          ...errorResponses(400, 401, 403, 429, 503),
-        },
-      },
+      schema: recoveryFailedRoute.schema,
     },
     async (request, reply) => {
       await ctx.rateLimiter.consume(
@@ -384,26 +262,15 @@ function registerShareRoutes(app: TypedApp, ctx: AppContext): void {
   );
 
   app.get(
-    '/api/wallet/export',
+    walletExportRoute.url,
     {
       preHandler: app.requireUser,
       schema: {
-        tags: ['wallet'],
-        summary:
-          'The auth share for exporting the key, to a session re-authenticated within the last 5 minutes; recorded, and the owner is notified.',
+        ...walletExportRoute.schema,
         description:
           'A confirmation step, not a lock: `GET /api/wallet` gives the same auth share to any session of the ' +
           'owner, and the key is rebuilt in the browser with its device share. What this route adds is a fresh ' +
           "one-time code, an `account_events` record and a notice to the owner's phone or e-mail.",
-        security: [{ session: [] }],
-        response: {
-          200: Type.Object({
-            address: AddressSchema,
-            authShare: AuthShareSchema,
-            generation: GenerationSchema,
-          }),
-          ...errorResponses(401, 403, 404),
-        },
       },
     },
     async (request) => {

@@ -1,8 +1,9 @@
+import type { RecoveryKdf } from '@dial/api';
 import { DialError } from '@dial/core';
 import type { Kysely } from 'kysely';
+import type { Address } from 'viem';
 import type { Database, RecoveryMethod } from '../db/database.js';
 import { isUniqueViolation } from '../db/isUniqueViolation.js';
-import type { RecoveryKdf } from './recoverySchemas.js';
 import { decryptAuthShare, type EncryptedShare, encryptAuthShare } from './shareCipher.js';
 
 /** A user's embedded wallet as the registry keeps it. */
@@ -76,7 +77,8 @@ export async function loadWalletAddress(db: Kysely<Database>, userId: string): P
 
 /** A wallet's share generation and, when set up, its recovery share's method and creation time. */
 export interface WalletSummary {
-  address: string;
+  /** EIP-55: addresses are stored checksummed. */
+  address: Address;
   authShare: Uint8Array;
   generation: number;
   recovery: { method: RecoveryMethod; createdAt: string } | null;
@@ -114,7 +116,7 @@ export async function loadWalletSummary(
     keyVersion: Number(row.key_version),
   };
   return {
-    address: row.address,
+    address: row.address as Address,
     authShare: decryptAuthShare(key, encrypted, userId),
     generation: Number(row.share_generation),
     recovery:
@@ -237,7 +239,7 @@ export async function loadRecoveryShare(
  * The wallet address of the Dial user who verified this phone number (E.164), if they have a wallet:
  * `undefined` for an unknown number and for a user without a wallet alike.
  */
-export async function findWalletByPhone(db: Kysely<Database>, e164: string): Promise<string | undefined> {
+export async function findWalletByPhone(db: Kysely<Database>, e164: string): Promise<Address | undefined> {
   const row = await db
     .selectFrom('identities')
     .innerJoin('wallets', 'wallets.user_id', 'identities.user_id')
@@ -245,5 +247,5 @@ export async function findWalletByPhone(db: Kysely<Database>, e164: string): Pro
     .where('identities.kind', '=', 'phone')
     .where('identities.value', '=', e164)
     .executeTakeFirst();
-  return row?.address;
+  return row?.address as Address | undefined;
 }

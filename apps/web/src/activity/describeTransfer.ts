@@ -1,6 +1,6 @@
 import { shortenAddress, USDC_DECIMALS } from '@dial/core';
 import type { Chain } from 'viem';
-import { formatExactAmount } from '../send/formatExactAmount';
+import { formatExactAmount } from '../chain/formatExactAmount';
 import type { Transfer } from './activityApi';
 
 export interface TransferView {

@@ -1,6 +1,5 @@
-import type { ProtectedRecoveryShare } from '../recovery/recoveryCipher';
 import { requestJson } from './client';
-import type { OtpChannel, WalletProof } from './types';
+import type { OtpChannel, ProtectedRecoveryShare, WalletProof } from './types';
 
 /** The new shares of a rotation: `PUT /api/wallet/shares`. */
 export interface ShareRotation {

@@ -3,12 +3,12 @@ import { DialError } from '@dial/core';
 import { useEffect, useRef, useState } from 'react';
 import { toDialError } from '../api/describeError';
 import { getWalletExport } from '../api/shareEndpoints';
+import { keyFromDeviceShare } from '../keys/rebuildKey';
 import { ConfirmWithCode } from '../reauth/ConfirmWithCode';
 import { ErrorMessage } from '../ui/ErrorMessage';
 import { Screen } from '../ui/Screen';
 import { StatusScreen } from '../ui/StatusScreen';
-import { keyFromDeviceShare } from '../wallet/rebuildKey';
-import { useCopyAddress } from '../wallet/useCopyAddress';
+import { useCopyText } from '../ui/useCopyText';
 import { useClipboardWipe } from './useClipboardWipe';
 
 export interface ExportKeyProps {
@@ -92,7 +92,7 @@ export default function ExportKey({ userId, address, onClose }: ExportKeyProps) 
 function ShownKey({ privateKey }: { privateKey: `0x${string}` }) {
   const [revealed, setRevealed] = useState(false);
   const keyRef = useRef<HTMLElement>(null);
-  const { copy, feedback } = useCopyAddress(privateKey, keyRef);
+  const { copy, feedback } = useCopyText(privateKey, keyRef, 'key');
   const wipe = useClipboardWipe();
   const copyKey = async () => {
     if (await copy()) wipe.armed();

@@ -1,11 +1,11 @@
 import { normalizeOnrampAmount } from '@dial/core';
 import { type FormEvent, useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { AppConfig, OnrampAssetCode, OnrampInfo } from '../api/types';
+import { formatBalance } from '../chain/formatBalance';
 import { ErrorMessage } from '../ui/ErrorMessage';
 import { FieldMessage, fieldMessageId } from '../ui/FieldMessage';
-import { formatBalance } from '../wallet/formatBalance';
 import { AMOUNT_PRESETS, checkAmountInput } from './amountPresets';
-import { type PurchasePhase, usePurchase } from './useOnrampPurchase';
+import { type PurchasePhase, useOnrampPurchase } from './useOnrampPurchase';
 import './addFunds.css';
 
 export interface AddFundsProps {
@@ -34,7 +34,7 @@ export default function AddFunds({ config, onramp, address, experience, onArrive
   const presets = AMOUNT_PRESETS[asset];
   const [amount, setAmount] = useState(presets[1] ?? presets[0] ?? '');
   const [amountError, setAmountError] = useState<string | null>(null);
-  const { phase, start, reset } = usePurchase(config, address, onArrived);
+  const { phase, start, reset } = useOnrampPurchase(config, address, onArrived);
   const buy = experience === 'buy';
   const title = buy ? 'Buy crypto' : 'Deposit from exchange';
 

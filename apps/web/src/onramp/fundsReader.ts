@@ -1,9 +1,9 @@
 import { findChain, getUsdcAddress, USDC_DECIMALS } from '@dial/core';
 import { type Chain, parseUnits } from 'viem';
 import type { AppConfig, OnrampOffer } from '../api/types';
-import { createChainClient } from '../wallet/useBalance';
-import { readUsdcBalance } from '../wallet/useUsdcBalance';
-import { walletChains } from '../wallet/walletChains';
+import { createChainClient } from '../chain/createChainClient';
+import { readUsdcBalance } from '../chain/useUsdcBalance';
+import { walletChains } from '../chain/walletChains';
 
 /** Reads the balance a purchase lands in: the asset on the chain the funds arrive on. */
 export interface FundsReader {

@@ -1,17 +1,10 @@
+import type { OnrampSessionRequest, OnrampSessionStarted } from '@dial/api';
 import { requestJson } from '../api/client';
-import type { OnrampAssetCode } from '../api/types';
 
 /** What `POST /api/onramp/session` is asked for. */
-export interface OnrampPurchase {
-  asset: OnrampAssetCode;
-  network: string;
-  amount: string;
-  experience: 'buy' | 'send';
-}
+export type OnrampPurchase = OnrampSessionRequest;
 
 /** Starts a purchase for the signed-in user's wallet: the provider's buy-page link, with its session token. */
-export function startOnrampSession(
-  purchase: OnrampPurchase,
-): Promise<{ url: string; provider: 'coinbase' | 'sandbox' }> {
+export function startOnrampSession(purchase: OnrampPurchase): Promise<OnrampSessionStarted> {
   return requestJson('POST', '/api/onramp/session', { body: purchase });
 }

@@ -26,7 +26,7 @@ export type PurchasePhase =
  * popups are blocked), then reads the balance every 2 s until the funds arrive or {@link ARRIVAL_TIME_LIMIT_MS}
  * passes. The sandbox's window tells the app when it has paid (a same-origin message).
  */
-export function usePurchase(config: AppConfig, address: `0x${string}`, onArrived: () => void) {
+export function useOnrampPurchase(config: AppConfig, address: `0x${string}`, onArrived: () => void) {
   const [phase, setPhase] = useState<PurchasePhase>({ status: 'idle' });
   const run = useRef(0);
   const popup = useRef<Window | null>(null);

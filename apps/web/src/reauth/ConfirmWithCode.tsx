@@ -1,4 +1,4 @@
-import '../recovery/recovery.css';
+import './reauth.css';
 import { type FormEvent, useEffect } from 'react';
 import { useCountdown } from '../sign-in/useCountdown';
 import { CODE_LENGTH, isCompleteCode } from '../sign-in/verificationCode';

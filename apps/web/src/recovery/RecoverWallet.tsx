@@ -2,13 +2,13 @@ import './recovery.css';
 import { type FormEvent, useRef, useState } from 'react';
 import { toDialError } from '../api/describeError';
 import type { User } from '../api/types';
+import type { WalletToRecover } from '../keys/openWallet';
+import { type RecoveryStage, recoverToRotation } from '../keys/recoverToRotation';
 import { ConfirmWithCode } from '../reauth/ConfirmWithCode';
+import { useSignOut } from '../session/useSignOut';
 import { ErrorMessage } from '../ui/ErrorMessage';
 import { Screen } from '../ui/Screen';
-import type { WalletToRecover } from '../wallet/openWallet';
-import { useSignOut } from '../wallet/useSignOut';
 import { KdfProgress } from './KdfProgress';
-import { type RecoveryStage, recoverToRotation } from './recoverWallet';
 import { useRotationCommit } from './useRotationCommit';
 
 export interface RecoverWalletProps {

@@ -1,6 +1,6 @@
 import { isDialError } from '@dial/core';
 import { useCallback, useState } from 'react';
-import { commitRotation, type PendingRotation } from './rotateShares';
+import { commitRotation, type PendingRotation } from '../keys/rotateShares';
 
 /**
  * Sends a prepared rotation; when the server first wants a fresh code (`reauthentication_required`), keeps

@@ -1,11 +1,11 @@
 import { DialError, shortenAddress } from '@dial/core';
 import type { FormEvent, ReactNode } from 'react';
 import type { Chain } from 'viem';
+import { formatBalance } from '../chain/formatBalance';
 import { getCountries } from '../sign-in/countryList';
 import { PhoneField } from '../sign-in/PhoneField';
 import { ErrorMessage } from '../ui/ErrorMessage';
 import { FieldMessage, fieldMessageId } from '../ui/FieldMessage';
-import { formatBalance } from '../wallet/formatBalance';
 import { amountInputText } from './amount';
 import { formatFeeMax } from './formatFeeMax';
 import type { RecipientMode } from './recipient';

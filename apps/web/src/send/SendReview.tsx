@@ -1,8 +1,8 @@
 import { isDialError, shortenAddress } from '@dial/core';
 import { type ReactNode, useRef } from 'react';
+import { formatExactAmount } from '../chain/formatExactAmount';
 import { ErrorMessage } from '../ui/ErrorMessage';
 import { useFocusOnMount } from '../ui/useFocusOnMount';
-import { formatExactAmount } from './formatExactAmount';
 import { formatFeeMax } from './formatFeeMax';
 import { assetUnits, type SendPlan } from './useSendForm';
 

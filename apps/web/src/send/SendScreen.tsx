@@ -1,10 +1,10 @@
 import { type ReactNode, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { Chain, PublicClient } from 'viem';
+import type { BalanceState } from '../chain/useBalance';
+import type { UsdcBalanceState } from '../chain/useUsdcBalance';
 import { closeScreen, openScreen, replaceScreen } from '../navigation/navigate';
 import { SCREEN_PATHS } from '../navigation/routes';
 import { Screen } from '../ui/Screen';
-import type { BalanceState } from '../wallet/useBalance';
-import type { UsdcBalanceState } from '../wallet/useUsdcBalance';
 import { SendForm } from './SendForm';
 import { SendReview } from './SendReview';
 import { SendStatus } from './SendStatus';

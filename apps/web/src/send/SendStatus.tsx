@@ -1,9 +1,9 @@
 import { useRef } from 'react';
 import type { Chain } from 'viem';
+import { formatExactAmount } from '../chain/formatExactAmount';
 import { ErrorMessage } from '../ui/ErrorMessage';
 import { useFocusOnMount } from '../ui/useFocusOnMount';
 import { explorerName, explorerTxUrl } from './explorerLink';
-import { formatExactAmount } from './formatExactAmount';
 import { assetUnits, type SendPlan } from './useSendForm';
 import type { SendProgress } from './useSendTransfer';
 

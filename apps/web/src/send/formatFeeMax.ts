@@ -1,4 +1,4 @@
-import { formatBalance } from '../wallet/formatBalance';
+import { formatBalance } from '../chain/formatBalance';
 
 /**
  * A fee maximum for people, in the places {@link formatBalance} shows (6 decimals below 1, 4 from 1 up), but

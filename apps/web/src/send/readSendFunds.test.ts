@@ -1,8 +1,8 @@
 import { DialError, findChain, LOCAL_CHAIN_ID } from '@dial/core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AppConfig } from '../api/types';
-import { createChainClient } from '../wallet/useBalance';
-import { walletChains } from '../wallet/walletChains';
+import { createChainClient } from '../chain/createChainClient';
+import { walletChains } from '../chain/walletChains';
 import { readSendFunds } from './readSendFunds';
 
 const OWNER = '0x8ba1f109551bD432803012645Ac136ddd64DBA72';

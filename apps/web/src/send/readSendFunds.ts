@@ -1,6 +1,6 @@
 import { DialError } from '@dial/core';
 import type { PublicClient } from 'viem';
-import { readUsdcBalance } from '../wallet/useUsdcBalance';
+import { readUsdcBalance } from '../chain/useUsdcBalance';
 import type { Funds, SendAsset } from './amount';
 
 /**

@@ -6,7 +6,7 @@ import {
   sendTransactionWithFallback,
 } from '@dial/core';
 import { type Chain, numberToHex } from 'viem';
-import { loadSigningAccount } from '../wallet/signingAccount';
+import { loadSigningAccount } from '../keys/signingAccount';
 import type { FeeEstimate } from './networkFee';
 import type { TransferCall } from './transferCall';
 

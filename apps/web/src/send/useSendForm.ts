@@ -1,9 +1,9 @@
 import { USDC_DECIMALS } from '@dial/core';
 import { useCallback, useMemo, useState } from 'react';
 import type { Chain, PublicClient } from 'viem';
+import type { BalanceState } from '../chain/useBalance';
+import type { UsdcBalanceState } from '../chain/useUsdcBalance';
 import { countryName, initialCountry } from '../sign-in/countryList';
-import type { BalanceState } from '../wallet/useBalance';
-import type { UsdcBalanceState } from '../wallet/useUsdcBalance';
 import { type Funds, hasEnoughFunds, maxSendable, parseAmount, type SendAsset } from './amount';
 import type { FeeEstimate } from './networkFee';
 import {

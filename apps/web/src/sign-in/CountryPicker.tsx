@@ -1,6 +1,6 @@
 import type { Country } from '@dial/core';
 import type { MouseEvent } from 'react';
-import { formatCallCode } from './countries';
+import { formatCallCode } from './countryOptions';
 import { useCountryPicker } from './useCountryPicker';
 
 interface CountryPickerProps {

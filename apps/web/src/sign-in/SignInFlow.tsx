@@ -1,6 +1,5 @@
 import { useEffect } from 'react';
 import type { OtpChannel, User } from '../api/types';
-import { loadWalletScreen } from '../wallet/loadWalletScreen';
 import { CodeEntry } from './CodeEntry';
 import { getCountries } from './countryList';
 import { SignIn } from './SignIn';
@@ -10,17 +9,22 @@ interface SignInFlowProps {
   /** The channels the server can send codes on, in tab order. */
   channels: readonly OtpChannel[];
   onSignedIn(user: User): void;
+  /**
+   * Fetches what opens after sign-in (the wallet screen's chunk), called once the code step shows so it
+   * opens without a wait. The app passes it: sign-in does not know what comes next.
+   */
+  preloadNext(): Promise<unknown>;
 }
 
 /** Sign-in: the form, then the code. */
-export function SignInFlow({ channels, onSignedIn }: SignInFlowProps) {
+export function SignInFlow({ channels, onSignedIn, preloadNext }: SignInFlowProps) {
   const flow = useSignInFlow(channels[0] ?? 'sms');
   const onCodeStep = flow.step.name === 'code';
 
   // While the code is typed, fetch the wallet screen's chunk so it opens without a wait.
   useEffect(() => {
-    if (onCodeStep) loadWalletScreen().catch(() => undefined);
-  }, [onCodeStep]);
+    if (onCodeStep) preloadNext().catch(() => undefined);
+  }, [onCodeStep, preloadNext]);
 
   if (flow.step.name === 'code') {
     return (

@@ -9,7 +9,7 @@ import {
   useRef,
   useState,
 } from 'react';
-import { filterCountries } from './countries';
+import { filterCountries } from './countryOptions';
 
 /**
  * The country picker's behaviour: a button that opens a search box over a listbox. The search box keeps the

@@ -1,6 +1,6 @@
 import { useRef } from 'react';
+import { useCopyText } from '../ui/useCopyText';
 import { QrCode } from './QrCode';
-import { useCopyAddress } from './useCopyAddress';
 
 interface ReceivePanelProps {
   address: `0x${string}`;
@@ -11,7 +11,7 @@ interface ReceivePanelProps {
 /** "Receive": the address as text and as a QR code, a copy button, and the network to send on. */
 export function ReceivePanel({ address, networkName }: ReceivePanelProps) {
   const addressRef = useRef<HTMLElement>(null);
-  const { copy, feedback } = useCopyAddress(address, addressRef);
+  const { copy, feedback } = useCopyText(address, addressRef, 'address');
 
   return (
     <section className="panel receive" aria-labelledby="receive-title">

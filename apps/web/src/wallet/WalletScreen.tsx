@@ -6,11 +6,11 @@ import { SCREEN_PATHS, screenAt } from '../navigation/routes';
 import { useLocation } from '../navigation/useLocation';
 import { type WalletSecurity, WalletSecurityContext } from '../recovery/walletSecurity';
 import { clearSendDraft } from '../send/sendDraftStore';
+import { useSignOut } from '../session/useSignOut';
 import { ErrorMessage } from '../ui/ErrorMessage';
 import { Screen } from '../ui/Screen';
 import { StatusScreen } from '../ui/StatusScreen';
 import { useOpenWallet } from './useOpenWallet';
-import { useSignOut } from './useSignOut';
 import { WalletHome } from './WalletHome';
 
 export interface WalletScreenProps {

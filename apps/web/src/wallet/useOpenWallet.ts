@@ -1,7 +1,12 @@
 import type { DialError } from '@dial/core';
 import { useCallback, useEffect, useState } from 'react';
 import { toDialError } from '../api/describeError';
-import { type OpenedWallet, type OpenWalletStage, openWallet, type WalletToRecover } from './openWallet';
+import {
+  type OpenedWallet,
+  type OpenWalletStage,
+  openWallet,
+  type WalletToRecover,
+} from '../keys/openWallet';
 
 export type OpenWalletState =
   | { status: OpenWalletStage }

@@ -1,4 +1,4 @@
-import type { Migration, MigrationProvider } from 'kysely/migration';
+import type { Migration, MigrationProvider } from 'kysely';
 import * as initial from './0001_initial.js';
 import * as recoveryAndRotation from './0002_recovery_and_rotation.js';
 import * as activity from './0003_activity.js';

@@ -1,0 +1,38 @@
+import { DialError } from '@dial/core';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import type { Chain } from 'viem';
+import { createChainClient } from './createChainClient';
+
+export type BalanceState =
+  | { status: 'loading' }
+  | { status: 'ready'; value: bigint }
+  | { status: 'failed'; error: DialError };
+
+/**
+ * The native balance of `address` on `chain`, read from the chain's RPC by the browser (viem). Switching
+ * chains loads again; answers for a chain no longer shown are ignored.
+ */
+export function useBalance(chain: Chain, address: `0x${string}`) {
+  const client = useMemo(() => createChainClient(chain), [chain]);
+  const [state, setState] = useState<BalanceState>({ status: 'loading' });
+  const latest = useRef(0);
+
+  const refresh = useCallback(async () => {
+    const request = ++latest.current;
+    setState({ status: 'loading' });
+    try {
+      const value = await client.getBalance({ address });
+      if (request === latest.current) setState({ status: 'ready', value });
+    } catch (error) {
+      if (request !== latest.current) return;
+      // Any RPC failure (unreachable, refused, a bad answer) means the network is unavailable to us.
+      setState({ status: 'failed', error: new DialError('chain_unavailable', { cause: error }) });
+    }
+  }, [client, address]);
+
+  useEffect(() => {
+    void refresh();
+  }, [refresh]);
+
+  return { state, refresh, client };
+}

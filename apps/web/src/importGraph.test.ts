@@ -1,0 +1,211 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * The web app's folders and which may import which. Each top-level folder of `src` is one node; a file at
+ * the top of `src` (App.tsx, main.tsx) is the app itself. An import counts whatever its form: static,
+ * `import type`, re-export, dynamic `import()` (a lazy chunk is still a dependency), a worker's
+ * `new URL(…, import.meta.url)` and a test's `vi.mock(…)`.
+ *
+ * - No cycle between folders: a feature that needs another's code and is needed by it has code in the
+ *   wrong place (move it down to a folder both can use).
+ * - `api/` (the HTTP client and the API's shapes) imports no other folder.
+ * - `keys/` (the wallet's key shares, their storage, recovery's cryptography) imports only `api/`: the
+ *   screens use it, never the other way round.
+ */
+const MAY_IMPORT_ONLY: Record<string, readonly string[]> = {
+  api: [],
+  keys: ['api'],
+};
+
+const SRC = dirname(new URL(import.meta.url).pathname);
+const APP = '(app)';
+
+interface Edge {
+  from: string;
+  to: string;
+  /** One import that makes the edge, as `file → specifier`, for the failure message. */
+  example: string;
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(path);
+    return /\.tsx?$/.test(entry.name) ? [path] : [];
+  });
+}
+
+/** The folder of `src` a path is in, `(app)` for files at its top, or null outside `src`. */
+function folderOf(path: string): string | null {
+  const inside = relative(SRC, path);
+  if (inside.startsWith('..')) return null;
+  const parts = inside.split(sep);
+  return parts.length === 1 ? APP : (parts[0] ?? null);
+}
+
+/** Every module a file imports, by its specifier. */
+function specifiersOf(text: string): string[] {
+  const found = ts.preProcessFile(text, true, true).importedFiles.map((file) => file.fileName);
+  for (const pattern of [
+    /new\s+URL\(\s*['"]([^'"]+)['"]\s*,\s*import\.meta\.url/g,
+    /vi\.mock\(\s*['"]([^'"]+)['"]/g,
+  ]) {
+    for (const match of text.matchAll(pattern)) if (match[1] !== undefined) found.push(match[1]);
+  }
+  return found;
+}
+
+/** The folder-to-folder imports of `src`, one example each. */
+function folderEdges(): Edge[] {
+  const edges = new Map<string, Edge>();
+  for (const file of sourceFiles(SRC)) {
+    const from = folderOf(file);
+    if (from === null) continue;
+    for (const specifier of specifiersOf(readFileSync(file, 'utf8'))) {
+      // Packages (`@dial/core`, `viem`) are no folder of the app.
+      if (!specifier.startsWith('.')) continue;
+      const to = folderOf(resolve(dirname(file), specifier));
+      if (to === null || to === from) continue;
+      const key = `${from}\n${to}`;
+      if (!edges.has(key)) {
+        edges.set(key, { from, to, example: `${relative(SRC, file)} → ${specifier}` });
+      }
+    }
+  }
+  return [...edges.values()];
+}
+
+/** The cycles between folders: for each folder in one (Tarjan's components), the shortest through it. */
+function findCycles(edges: readonly Edge[]): Edge[][] {
+  const out = new Map<string, Edge[]>();
+  for (const edge of edges) out.set(edge.from, [...(out.get(edge.from) ?? []), edge]);
+  const nodes = [...new Set(edges.flatMap((edge) => [edge.from, edge.to]))].sort();
+
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const components: string[][] = [];
+  const visit = (node: string) => {
+    index.set(node, index.size);
+    low.set(node, index.get(node)!);
+    stack.push(node);
+    for (const { to } of out.get(node) ?? []) {
+      if (!index.has(to)) {
+        visit(to);
+        low.set(node, Math.min(low.get(node)!, low.get(to)!));
+      } else if (stack.includes(to)) {
+        low.set(node, Math.min(low.get(node)!, index.get(to)!));
+      }
+    }
+    if (low.get(node) === index.get(node)) {
+      const component: string[] = [];
+      let member: string | undefined;
+      do {
+        member = stack.pop()!;
+        component.push(member);
+      } while (member !== node);
+      if (component.length > 1) components.push(component);
+    }
+  };
+  for (const node of nodes) if (!index.has(node)) visit(node);
+
+  // In each component, the shortest way from each member back to itself (breadth-first), each cycle once.
+  const cycles = new Map<string, Edge[]>();
+  for (const component of components) {
+    const members = new Set(component);
+    for (const start of [...component].sort()) {
+      const via = new Map<string, Edge>();
+      const queue = [start];
+      while (queue.length > 0 && !via.has(start)) {
+        const node = queue.shift()!;
+        for (const edge of out.get(node) ?? []) {
+          if (!members.has(edge.to) || via.has(edge.to)) continue;
+          via.set(edge.to, edge);
+          queue.push(edge.to);
+        }
+      }
+      const walk: Edge[] = [];
+      let node = start;
+      do {
+        const edge = via.get(node)!;
+        walk.unshift(edge);
+        node = edge.from;
+      } while (node !== start);
+      // The same cycle found from another of its members starts at its first folder by name.
+      const first = walk.reduce((best, edge, at) => (edge.from < walk[best]!.from ? at : best), 0);
+      const rotated = [...walk.slice(first), ...walk.slice(0, first)];
+      cycles.set(rotated.map((edge) => edge.from).join(' '), rotated);
+    }
+  }
+  return [...cycles.values()];
+}
+
+/**
+ * Imports of the API contract that would put its code (TypeBox schemas) into the bundle: each
+ * `import`/`export … from '@dial/api'` must be type-only, as a whole or name by name.
+ */
+function contractValueImports(): string[] {
+  const found: string[] = [];
+  for (const file of sourceFiles(SRC)) {
+    const text = readFileSync(file, 'utf8');
+    if (!text.includes('@dial/api')) continue;
+    const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false);
+    for (const statement of source.statements) {
+      const isImport = ts.isImportDeclaration(statement);
+      if (!isImport && !ts.isExportDeclaration(statement)) continue;
+      const specifier = statement.moduleSpecifier;
+      if (specifier === undefined || !ts.isStringLiteral(specifier) || specifier.text !== '@dial/api')
+        continue;
+      if (typeOnly(statement)) continue;
+      found.push(`${relative(SRC, file)}: ${statement.getText(source).split('\n')[0]}`);
+    }
+  }
+  return found;
+}
+
+function typeOnly(statement: ts.ImportDeclaration | ts.ExportDeclaration): boolean {
+  if (ts.isExportDeclaration(statement)) {
+    if (statement.isTypeOnly) return true;
+    const clause = statement.exportClause;
+    return clause !== undefined && ts.isNamedExports(clause) && clause.elements.every((e) => e.isTypeOnly);
+  }
+  const clause = statement.importClause;
+  if (clause === undefined) return false; // `import '@dial/api'` runs the module
+  if (clause.isTypeOnly) return true;
+  if (clause.name !== undefined) return false;
+  const bindings = clause.namedBindings;
+  return (
+    bindings !== undefined && ts.isNamedImports(bindings) && bindings.elements.every((e) => e.isTypeOnly)
+  );
+}
+
+function describeCycle(walk: readonly Edge[]): string {
+  const names = [...walk.map((edge) => edge.from), walk[0]!.from].join(' → ');
+  return `${names} (${walk.map((edge) => edge.example).join('; ')})`;
+}
+
+describe("the web app's folders", () => {
+  const edges = folderEdges();
+
+  it('see the imports (the scan finds the app importing its folders)', () => {
+    expect(edges.some((edge) => edge.from === APP)).toBe(true);
+  });
+
+  it('import each other in no cycle', () => {
+    expect(findCycles(edges).map(describeCycle)).toEqual([]);
+  });
+
+  it.each(Object.entries(MAY_IMPORT_ONLY))('%s/ imports only the folders it may', (folder, allowed) => {
+    const refused = edges
+      .filter((edge) => edge.from === folder && !allowed.includes(edge.to))
+      .map((edge) => `${edge.from}/ imports ${edge.to}/ (${edge.example})`);
+    expect(refused).toEqual([]);
+  });
+
+  it('take the API contract as types only (its schemas stay out of the bundle)', () => {
+    expect(contractValueImports()).toEqual([]);
+  });
+});

@@ -1,0 +1,162 @@
+import {
+  combineWalletShares,
+  createWalletShares,
+  type DialError,
+  decodeShare,
+  encodeShare,
+  isDialError,
+} from '@dial/core';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { ProtectedRecoveryShare, ScryptKdf } from '../api/types';
+import { derivePasswordKey, openWithPassword, protectWithPassword } from './passwordKey';
+import { hardenPassword } from './passwordOprf';
+import { encryptRecoveryShare } from './recoveryCipher';
+import { withDialServer } from './testing/dialServer';
+
+/**
+ * Recovery on a new browser, up to the rotation it prepares, against the real server (its recovery routes,
+ * its OPRF key and its hourly recovery budget) through the stubbed `fetch`, counting the recovery requests
+ * this browser made. The browser tests run the same flow in Chromium.
+ */
+const memory = await vi.hoisted(async () => (await import('./testing/memoryShareStore')).memoryShareStore());
+vi.mock('./deviceShareStore', () => ({ deviceShareStore: memory.store }));
+
+const { recoverToRotation } = await import('./recoverToRotation');
+
+const dialServer = withDialServer();
+/** The signed-in user's id, as the server gave it. */
+let USER = '';
+const KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
+const ADDRESS = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
+const PASSWORD = 'plum orchard lantern 42';
+const FAST = { N: 2 ** 15, r: 8, p: 1 };
+/** The OPRF output of `password` under the server's key for this user (asked directly, not counted here). */
+const harden = (password: string) => hardenPassword(password, dialServer().evaluate);
+
+/** A record as Dial wrote it before the OPRF: no `oprf`, scrypt's output is the key. */
+async function protectBeforeOprf(share: Uint8Array): Promise<ProtectedRecoveryShare> {
+  const kdf: ScryptKdf = {
+    name: 'scrypt',
+    ...FAST,
+    salt: encodeShare(crypto.getRandomValues(new Uint8Array(16))),
+  };
+  const key = await derivePasswordKey(PASSWORD, kdf, null);
+  return { method: 'password', kdf, ciphertext: await encryptRecoveryShare(share, key, 'password', ADDRESS) };
+}
+
+/**
+ * The wallet, at generation 2 on the server, whose recovery share is protected by `protect`, and the
+ * server's count of the recovery requests this browser made.
+ */
+async function walletWithRecovery(protect: (share: Uint8Array) => Promise<ProtectedRecoveryShare>) {
+  const server = dialServer();
+  const shares = await createWalletShares(KEY);
+  const recovery = await protect(shares.recoveryShare);
+  // The server no longer takes a password record without the OPRF: one written before it is in its
+  // database as it was written.
+  const beforeOprf = recovery.kdf.name === 'scrypt' && recovery.kdf.oprf === undefined;
+  const authShare = encodeShare(shares.authShare);
+  await server.hold({ key: KEY, authShare, generation: 2, recovery: beforeOprf ? null : recovery });
+  if (beforeOprf) await server.storeRecovery(recovery);
+  const calls = {
+    get fetches() {
+      return server.count('GET /api/wallet/recovery');
+    },
+    get evaluations() {
+      return server.count('POST /api/wallet/recovery/oprf', 200);
+    },
+    get failures() {
+      return server.count('POST /api/wallet/recovery/failed');
+    },
+  };
+  return { shares, calls };
+}
+
+/** The key the new split's recovery share (opened as a new browser would) and auth share rebuild. */
+async function keyFromRotation(recovery: ProtectedRecoveryShare, authShare: string): Promise<string> {
+  const share = await openWithPassword(recovery, ADDRESS, PASSWORD, await harden(PASSWORD));
+  return combineWalletShares([share, decodeShare(authShare)], ADDRESS);
+}
+
+async function rejection(attempt: Promise<unknown>): Promise<unknown> {
+  return attempt.then(
+    () => {
+      throw new Error('expected a rejection');
+    },
+    (reason: unknown) => reason,
+  );
+}
+
+beforeEach(() => {
+  USER = dialServer().userId;
+  memory.clear();
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe('recovering with a password', () => {
+  it('opens a record written before the OPRF and re-wraps the new recovery share with the OPRF', async () => {
+    const { calls } = await walletWithRecovery(protectBeforeOprf);
+    const pending = await recoverToRotation(USER, { method: 'password', password: PASSWORD }, () => {});
+    const recovery = pending.body.recovery!;
+    expect(recovery.kdf).toMatchObject({ name: 'scrypt', oprf: 'ristretto255-sha512' });
+    // One evaluation, made once the old record opened, for the new record.
+    expect(calls).toMatchObject({ evaluations: 1, failures: 0 });
+    await expect(keyFromRotation(recovery, pending.body.authShare)).resolves.toBe(KEY);
+    // The new record no longer opens with scrypt alone.
+    const { oprf: _marker, ...scryptOnly } = recovery.kdf as ScryptKdf;
+    const opened = openWithPassword({ ...recovery, kdf: scryptOnly }, ADDRESS, PASSWORD, null);
+    expect(isDialError(await rejection(opened), 'wrong_recovery_password')).toBe(true);
+  }, 30_000);
+
+  it('reports a wrong password for a record written before the OPRF, and asks for no evaluation', async () => {
+    const { calls } = await walletWithRecovery(protectBeforeOprf);
+    const error = await rejection(
+      recoverToRotation(USER, { method: 'password', password: 'plum orchard lantern 43' }, () => {}),
+    );
+    expect(isDialError(error, 'wrong_recovery_password')).toBe(true);
+    expect(calls).toMatchObject({ evaluations: 0, failures: 1 });
+  });
+
+  it('opens an OPRF record with one evaluation, reused for the new record', async () => {
+    const { calls } = await walletWithRecovery(async (share) =>
+      protectWithPassword(share, ADDRESS, PASSWORD, await harden(PASSWORD), undefined, FAST),
+    );
+    const pending = await recoverToRotation(USER, { method: 'password', password: PASSWORD }, () => {});
+    expect(calls).toMatchObject({ fetches: 1, evaluations: 1, failures: 0 });
+    expect(pending.body.recovery!.kdf).toMatchObject({ oprf: 'ristretto255-sha512' });
+    await expect(keyFromRotation(pending.body.recovery!, pending.body.authShare)).resolves.toBe(KEY);
+  }, 30_000);
+
+  it('counts a wrong password for an OPRF record by its evaluation alone (no separate report)', async () => {
+    const { calls } = await walletWithRecovery(async (share) =>
+      protectWithPassword(share, ADDRESS, PASSWORD, await harden(PASSWORD), undefined, FAST),
+    );
+    const error = await rejection(
+      recoverToRotation(USER, { method: 'password', password: 'plum orchard lantern 43' }, () => {}),
+    );
+    expect(isDialError(error, 'wrong_recovery_password')).toBe(true);
+    expect(calls).toMatchObject({ evaluations: 1, failures: 0 });
+  });
+
+  it('stops before scrypt when the server refuses the evaluation, passing on the wait', async () => {
+    await walletWithRecovery(async (share) =>
+      protectWithPassword(share, ADDRESS, PASSWORD, await harden(PASSWORD), undefined, FAST),
+    );
+    // One use of the hourly recovery budget is left, 15 minutes before it renews: fetching the record takes
+    // it, and the server refuses the evaluation.
+    await dialServer().spendRecoveryBudget(1, 900);
+    const progress: number[] = [];
+    const error = await rejection(
+      recoverToRotation(USER, { method: 'password', password: PASSWORD }, (stage, fraction) => {
+        if (stage === 'unlocking' && fraction !== null) progress.push(fraction);
+      }),
+    );
+    expect(isDialError(error, 'too_many_requests')).toBe(true);
+    expect((error as DialError).retryAfterSeconds).toBe(900);
+    // scrypt never ran: no progress past the start.
+    expect(progress).toEqual([0]);
+    expect(memory.keys(USER)).toEqual([]);
+  });
+});

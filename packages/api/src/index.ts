@@ -1,0 +1,16 @@
+/**
+ * Dial's HTTP API contract: each route's method, path, request schemas, answers by status and the error
+ * codes it may answer, declared once with TypeBox. The server registers its routes with these schemas (so it
+ * validates, serializes and documents them); clients import the static types only (`import type`).
+ */
+export * from './activity.js';
+export * from './auth.js';
+export * from './defineRoute.js';
+export * from './dev.js';
+export * from './onramp.js';
+export * from './recipients.js';
+export * from './recovery.js';
+export * from './routes.js';
+export * from './shapes.js';
+export * from './system.js';
+export * from './wallet.js';

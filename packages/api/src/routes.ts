@@ -1,0 +1,54 @@
+import { checkTransferRoute, listActivityRoute, recordTransferRoute } from './activity.js';
+import {
+  logoutRoute,
+  meRoute,
+  otpStartRoute,
+  otpVerifyRoute,
+  reauthStartRoute,
+  reauthVerifyRoute,
+} from './auth.js';
+import type { ApiRoute } from './defineRoute.js';
+import { faucetRoute, localChainRoute, outboxRoute } from './dev.js';
+import { onrampSessionRoute } from './onramp.js';
+import { lookupRecipientRoute } from './recipients.js';
+import { getRecoveryRoute, recoveryFailedRoute, recoveryOprfRoute } from './recovery.js';
+import { configRoute, healthRoute, readyRoute } from './system.js';
+import {
+  getWalletRoute,
+  registerWalletRoute,
+  rotateSharesRoute,
+  walletChallengeRoute,
+  walletExportRoute,
+} from './wallet.js';
+
+/**
+ * Every route of the contract. A server registers some of them only when their feature is on (the on-ramp,
+ * the local chain, the dev outbox outside production).
+ */
+export const API_ROUTES: readonly ApiRoute[] = [
+  healthRoute,
+  readyRoute,
+  configRoute,
+  otpStartRoute,
+  otpVerifyRoute,
+  meRoute,
+  logoutRoute,
+  reauthStartRoute,
+  reauthVerifyRoute,
+  walletChallengeRoute,
+  registerWalletRoute,
+  getWalletRoute,
+  rotateSharesRoute,
+  walletExportRoute,
+  getRecoveryRoute,
+  recoveryFailedRoute,
+  recoveryOprfRoute,
+  lookupRecipientRoute,
+  recordTransferRoute,
+  checkTransferRoute,
+  listActivityRoute,
+  onrampSessionRoute,
+  outboxRoute,
+  faucetRoute,
+  localChainRoute,
+];

@@ -1,0 +1,153 @@
+// The embedded wallet: registering it, proof of possession, share rotation and export.
+import { SHARE_LENGTH, WALLET_PROOF_PURPOSES } from '@dial/core';
+import { type Static, Type } from 'typebox';
+import { defineRoute, RATE_LIMIT_ERRORS } from './defineRoute.js';
+import { RecoveryInputSchema, RecoveryMethodSchema } from './recovery.js';
+import { ADDRESS_PATTERN, GenerationSchema, HexString } from './shapes.js';
+
+const AddressInputSchema = Type.String({
+  pattern: ADDRESS_PATTERN,
+  description: 'The address, 0x and 40 hex digits.',
+});
+const AuthShareInputSchema = Type.String({
+  maxLength: 256,
+  description: `Base64 (standard, padded) of the ${SHARE_LENGTH}-byte auth share.`,
+});
+const AddressSchema = HexString({ pattern: ADDRESS_PATTERN, description: 'EIP-55 checksummed address.' });
+/** The same, typed `string`: the rotation echoes the address it was given (once checked). */
+const EchoedAddressSchema = Type.String({
+  pattern: ADDRESS_PATTERN,
+  description: 'EIP-55 checksummed address.',
+});
+const AuthShareSchema = Type.String({
+  description: `Base64 (standard, padded) of the ${SHARE_LENGTH}-byte auth share.`,
+});
+
+const ProofSchema = Type.Object(
+  {
+    challenge: Type.String({
+      pattern: '^[A-Za-z0-9_-]{43}$',
+      description: 'The challenge from `POST /api/wallet/challenge`, as given.',
+    }),
+    signature: Type.String({
+      pattern: '^0x[0-9a-fA-F]{130}$',
+      description:
+        "The wallet key's EIP-191 (`personal_sign`) signature over core's `walletProofMessage` for this change.",
+    }),
+  },
+  {
+    additionalProperties: false,
+    description:
+      "Proof of possession: the wallet's key signed the server's single-use challenge together with the account, " +
+      'the purpose, the generation replaced and the hashes of the shares to store.',
+  },
+);
+
+/** Proof of possession: the wallet key's signature over a server challenge and the change it authorises. */
+export type WalletProof = Static<typeof ProofSchema>;
+
+export const registerWalletRoute = defineRoute({
+  method: 'POST',
+  url: '/api/wallet',
+  tags: ['wallet'],
+  summary: "Registers the signed-in user's embedded wallet: its address and encrypted auth share.",
+  session: true,
+  body: Type.Object(
+    { address: AddressInputSchema, authShare: AuthShareInputSchema, proof: ProofSchema },
+    { additionalProperties: false },
+  ),
+  response: { 201: Type.Object({ address: Type.String() }) },
+  errors: [
+    'wallet_proof_invalid',
+    'wallet_proof_expired',
+    'wallet_address_taken',
+    'embedded_wallet_already_exists',
+  ],
+});
+
+export type RegisterWalletRequest = Static<typeof registerWalletRoute.schema.body>;
+
+export const walletChallengeRoute = defineRoute({
+  method: 'POST',
+  url: '/api/wallet/challenge',
+  tags: ['wallet'],
+  summary: "A single-use challenge for the wallet's key to sign before registering or replacing shares.",
+  session: true,
+  body: Type.Object({ purpose: Type.Enum([...WALLET_PROOF_PURPOSES]) }, { additionalProperties: false }),
+  response: {
+    201: Type.Object({ challenge: Type.String(), expiresAt: Type.String({ format: 'date-time' }) }),
+  },
+  errors: [...RATE_LIMIT_ERRORS],
+});
+
+export type WalletChallengeRequest = Static<typeof walletChallengeRoute.schema.body>;
+export type WalletChallenge = Static<(typeof walletChallengeRoute.schema.response)[201]>;
+
+export const getWalletRoute = defineRoute({
+  method: 'GET',
+  url: '/api/wallet',
+  tags: ['wallet'],
+  summary:
+    "The signed-in user's wallet address, auth share, share generation and recovery status (to this user's session only).",
+  session: true,
+  response: {
+    200: Type.Object({
+      address: AddressSchema,
+      authShare: AuthShareSchema,
+      generation: GenerationSchema,
+      recovery: Type.Union([
+        Type.Object({ method: RecoveryMethodSchema, createdAt: Type.String({ format: 'date-time' }) }),
+        Type.Null(),
+      ]),
+    }),
+  },
+  errors: ['wallet_not_found'],
+});
+
+/** `GET /api/wallet`: the address, the auth share, its generation, and whether recovery is set up. */
+export type StoredWallet = Static<(typeof getWalletRoute.schema.response)[200]>;
+
+export const rotateSharesRoute = defineRoute({
+  method: 'PUT',
+  url: '/api/wallet/shares',
+  tags: ['wallet'],
+  summary:
+    'Replaces the auth share (and the recovery share) of the same key, if the generation is still the current one.',
+  session: true,
+  body: Type.Object(
+    {
+      expectedGeneration: Type.Integer({ minimum: 1, maximum: 2_147_483_646 }),
+      address: AddressInputSchema,
+      authShare: AuthShareInputSchema,
+      recovery: Type.Optional(RecoveryInputSchema),
+      proof: ProofSchema,
+    },
+    { additionalProperties: false },
+  ),
+  response: { 200: Type.Object({ address: EchoedAddressSchema, generation: GenerationSchema }) },
+  errors: [
+    'reauthentication_required',
+    'wallet_not_found',
+    'wallet_proof_invalid',
+    'wallet_proof_expired',
+    'stale_share_generation',
+  ],
+});
+
+export type RotateSharesRequest = Static<typeof rotateSharesRoute.schema.body>;
+export type RotatedShares = Static<(typeof rotateSharesRoute.schema.response)[200]>;
+
+export const walletExportRoute = defineRoute({
+  method: 'GET',
+  url: '/api/wallet/export',
+  tags: ['wallet'],
+  summary:
+    'The auth share for exporting the key, to a session re-authenticated within the last 5 minutes; recorded, and the owner is notified.',
+  session: true,
+  response: {
+    200: Type.Object({ address: AddressSchema, authShare: AuthShareSchema, generation: GenerationSchema }),
+  },
+  errors: ['reauthentication_required', 'wallet_not_found'],
+});
+
+export type WalletExport = Static<(typeof walletExportRoute.schema.response)[200]>;
