@@ -1,10 +1,10 @@
 // The user's activity: transfers they sent and received, each checked by the server on its chain.
+import { DEFAULT_ACTIVITY_PAGE_SIZE, MAX_ACTIVITY_PAGE_SIZE } from '@dial/core';
 import { type Static, Type } from 'typebox';
 import { defineRoute, RATE_LIMIT_ERRORS } from './defineRoute.js';
 import { HexString } from './shapes.js';
 
-/** How many transfers a page holds when the query does not say. */
-export const DEFAULT_ACTIVITY_PAGE_SIZE = 50;
+export { DEFAULT_ACTIVITY_PAGE_SIZE };
 
 const AssetSchema = Type.Enum(['native', 'usdc'], {
   description: "`native`: the chain's own coin (wei); `usdc`: USDC (6-decimal units).",
@@ -120,7 +120,9 @@ export const listActivityRoute = defineRoute({
   session: true,
   querystring: Type.Object(
     {
-      limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: DEFAULT_ACTIVITY_PAGE_SIZE })),
+      limit: Type.Optional(
+        Type.Integer({ minimum: 1, maximum: MAX_ACTIVITY_PAGE_SIZE, default: DEFAULT_ACTIVITY_PAGE_SIZE }),
+      ),
       before: Type.Optional(
         Type.String({
           pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z$',

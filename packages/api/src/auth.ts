@@ -1,4 +1,5 @@
 // Sign-in with one-time codes, the session, and re-authentication before sensitive actions.
+import { OTP_CODE_LENGTH } from '@dial/core';
 import { type Static, Type } from 'typebox';
 import { defineRoute, errorBody, RATE_LIMIT_ERRORS } from './defineRoute.js';
 import { ChannelSchema, OkSchema, UserSchema } from './shapes.js';
@@ -20,7 +21,10 @@ const ProofSchema = Type.String({
     'Needed only after an answer `403 proof_of_work_required`, for the challenge that answer carried.',
 });
 
-const CodeSchema = Type.String({ pattern: '^[0-9]{6}$', description: 'The 6-digit code.' });
+const CodeSchema = Type.String({
+  pattern: `^[0-9]{${OTP_CODE_LENGTH}}$`,
+  description: `The ${OTP_CODE_LENGTH}-digit code.`,
+});
 
 /** The challenge in a `proof_of_work_required` answer, for the OpenAPI document and the serializer. */
 export const ProofChallengeSchema = Type.Object(

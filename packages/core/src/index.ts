@@ -5,6 +5,8 @@
  *
  * @packageDocumentation
  */
+
+export * from './activityPages.js';
 export * from './buildOnrampUrl.js';
 export * from './chains.js';
 export * from './checkScryptCost.js';
@@ -26,6 +28,7 @@ export * from './listCountries.js';
 export * from './maskIdentifier.js';
 export * from './normalizeEmail.js';
 export * from './normalizeOnrampAmount.js';
+export * from './oneTimeCode.js';
 export * from './onrampOffers.js';
 export * from './parsePhone.js';
 export * from './readAddress.js';

@@ -1,5 +1,5 @@
 import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
-import { DialError } from '@dial/core';
+import { DialError, OTP_CODE_LENGTH } from '@dial/core';
 import type { Kysely } from 'kysely';
 import type { CodePurpose, Database } from '../db/database.js';
 import type { Channel } from '../delivery/index.js';
@@ -23,9 +23,9 @@ export interface CodeSlot extends CodeTarget {
   deviceHash: string;
 }
 
-/** Makes a 6-digit one-time code with the CSPRNG, every value from 000000 to 999999 equally likely. */
+/** Makes a one-time code of `OTP_CODE_LENGTH` digits with the CSPRNG, every value equally likely. */
 export function generateCode(): string {
-  return String(randomInt(0, 1_000_000)).padStart(6, '0');
+  return String(randomInt(0, 10 ** OTP_CODE_LENGTH)).padStart(OTP_CODE_LENGTH, '0');
 }
 
 /**

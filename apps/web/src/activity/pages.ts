@@ -1,7 +1,8 @@
+import { MAX_ACTIVITY_PAGE_SIZE } from '@dial/core';
 import type { ActivityPage, Transfer } from './activityApi';
 
-/** The server's largest page (docs/api.md, `GET /api/activity` `limit`). */
-export const MAX_PAGE_SIZE = 100;
+/** The server's largest page (`GET /api/activity` `limit`). */
+export const MAX_PAGE_SIZE = MAX_ACTIVITY_PAGE_SIZE;
 
 /** `items` followed by those of `more` not already in it: overlapping pages never show a transfer twice. */
 export function appendNew(items: readonly Transfer[], more: readonly Transfer[]): Transfer[] {

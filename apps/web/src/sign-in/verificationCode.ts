@@ -1,5 +1,7 @@
+import { OTP_CODE_LENGTH } from '@dial/core';
+
 /** Codes are this many digits. */
-export const CODE_LENGTH = 6;
+export const CODE_LENGTH = OTP_CODE_LENGTH;
 
 /**
  * The digits of what was typed or pasted into the code field, at most {@link CODE_LENGTH}: spaces, dashes
