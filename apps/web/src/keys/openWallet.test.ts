@@ -2,6 +2,7 @@ import { createWalletShares, encodeShare } from '@dial/core';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { splitId } from './deviceShareRecords';
 import { withDialServer } from './testing/dialServer';
+import { TEST_WALLET_ADDRESS, TEST_WALLET_KEY, UNOPENED_PASSWORD_RECORD } from './testing/testWallet';
 
 /**
  * Opening the wallet against what this browser holds: the in-memory stand-in for the IndexedDB store uses
@@ -18,20 +19,9 @@ const { commitRotation, prepareRotation } = await import('./rotateShares');
 const dialServer = withDialServer();
 /** The signed-in user's id, as the server gave it. */
 let USER = '';
-const KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
-const ADDRESS = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
-const PROTECTED = {
-  method: 'password' as const,
-  ciphertext: 'AAAA',
-  kdf: {
-    name: 'scrypt' as const,
-    N: 2 ** 17,
-    r: 8,
-    p: 1,
-    salt: 'AAAAAAAAAAAAAAAAAAAAAA==',
-    oprf: 'ristretto255-sha512' as const,
-  },
-};
+const KEY = TEST_WALLET_KEY;
+const ADDRESS = TEST_WALLET_ADDRESS;
+const PROTECTED = UNOPENED_PASSWORD_RECORD;
 const open = () => openWallet(USER, () => {});
 
 /** A split of the wallet's key at `generation`; its device share saved here under `save` (or not). */

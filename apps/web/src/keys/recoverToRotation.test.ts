@@ -12,6 +12,7 @@ import { derivePasswordKey, openWithPassword, protectWithPassword } from './pass
 import { hardenPassword } from './passwordOprf';
 import { encryptRecoveryShare } from './recoveryCipher';
 import { withDialServer } from './testing/dialServer';
+import { TEST_WALLET_ADDRESS, TEST_WALLET_KEY } from './testing/testWallet';
 
 /**
  * Recovery on a new browser, up to the rotation it prepares, against the real server (its recovery routes,
@@ -26,8 +27,8 @@ const { recoverToRotation } = await import('./recoverToRotation');
 const dialServer = withDialServer();
 /** The signed-in user's id, as the server gave it. */
 let USER = '';
-const KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
-const ADDRESS = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
+const KEY = TEST_WALLET_KEY;
+const ADDRESS = TEST_WALLET_ADDRESS;
 const PASSWORD = 'plum orchard lantern 42';
 const FAST = { N: 2 ** 15, r: 8, p: 1 };
 /** The OPRF output of `password` under the server's key for this user (asked directly, not counted here). */

@@ -2,6 +2,7 @@ import { combineWalletShares, createWalletShares, decodeShare, encodeShare } fro
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { splitId } from './deviceShareRecords';
 import { withDialServer } from './testing/dialServer';
+import { TEST_WALLET_ADDRESS, TEST_WALLET_KEY, UNOPENED_PASSWORD_RECORD } from './testing/testWallet';
 
 /**
  * The rotation's decisions (which device shares stay after each answer of the server) over an in-memory
@@ -18,20 +19,9 @@ const { commitRotation, prepareRotation } = await import('./rotateShares');
 const dialServer = withDialServer();
 /** The signed-in user's id, as the server gave it. */
 let USER = '';
-const KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
-const ADDRESS = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
-const RECOVERY = {
-  method: 'password' as const,
-  ciphertext: 'AAAA',
-  kdf: {
-    name: 'scrypt' as const,
-    N: 2 ** 17,
-    r: 8,
-    p: 1,
-    salt: 'AAAAAAAAAAAAAAAAAAAAAA==',
-    oprf: 'ristretto255-sha512' as const,
-  },
-};
+const KEY = TEST_WALLET_KEY;
+const ADDRESS = TEST_WALLET_ADDRESS;
+const RECOVERY = UNOPENED_PASSWORD_RECORD;
 
 /** This browser holds the device share of the wallet's first split, which the server holds. */
 async function firstSplit() {
