@@ -1,13 +1,10 @@
-import { configRoute, healthRoute, readyRoute } from '@dial/api';
+import { configRoute, healthRoute, localChainRoute, readyRoute } from '@dial/api';
 import { DialError, LOCAL_CHAIN_ID } from '@dial/core';
 import type { AppContext } from '../appContext.js';
 import type { TypedApp } from '../http/typedApp.js';
 import type { AvailableOffer } from '../onramp/availableOffers.js';
 import type { RedisClient } from '../rateLimit/connectRedis.js';
 import { checkReadiness, isReady } from './readiness.js';
-
-/** Where the web app sends the local chain's JSON-RPC: through this server, same origin. */
-export const LOCAL_CHAIN_PROXY_PATH = '/api/dev/chain';
 
 /** `GET /api/health`, `GET /api/ready`, `GET /api/config` and `GET /api/openapi.json`. */
 export function registerSystemRoutes(
@@ -65,7 +62,8 @@ export function registerSystemRoutes(
         ? {
             id: LOCAL_CHAIN_ID,
             name: 'Local',
-            rpcUrl: LOCAL_CHAIN_PROXY_PATH,
+            // The web app sends the local chain's JSON-RPC through this server, same origin.
+            rpcUrl: localChainRoute.url,
             usdc: ctx.config.localChain?.usdc ?? null,
           }
         : null,
