@@ -2,6 +2,7 @@ import { recoveryOprfRoute } from '@dial/api';
 import { decodeShare, deriveRecoveryOprfKey, encodeShare, evaluateRecoveryOprf } from '@dial/core';
 import type { AppContext } from '../appContext.js';
 import type { TypedApp } from '../http/typedApp.js';
+import { consumeRecoveryTry } from './consumeRecoveryTry.js';
 
 /**
  * `POST /api/wallet/recovery/oprf`: the server's half of the OPRF (RFC 9497, ristretto255-SHA512, base
@@ -35,11 +36,7 @@ export function registerRecoveryOprfRoutes(app: TypedApp, ctx: AppContext): void
     async (request) => {
       const userId = request.user!.id;
       // Counted before the element is even read: every request is a guess the caller may check.
-      await ctx.rateLimiter.consume(
-        `recovery:user:${userId}`,
-        ctx.config.rateLimits.walletRecoveryPerUser,
-        ctx.now(),
-      );
+      await consumeRecoveryTry(ctx, userId);
       const blinded = decodeShare(request.body.blindedElement);
       const key = deriveRecoveryOprfKey(ctx.keys.recoveryOprf, userId);
       try {

@@ -13,6 +13,7 @@ import type { AppContext } from '../appContext.js';
 import { requireFreshCode, requireRecentReauth, sessionHashOf } from '../auth/reauthentication.js';
 import type { TypedApp } from '../http/typedApp.js';
 import { notifyOwner } from '../notices/notifyOwner.js';
+import { consumeRecoveryTry } from './consumeRecoveryTry.js';
 import { CHALLENGE_TTL_SECONDS, issueChallenge, verifyWalletProof } from './walletProofs.js';
 import {
   loadRecoveryShare,
@@ -234,11 +235,7 @@ function registerShareRoutes(app: TypedApp, ctx: AppContext): void {
     async (request) => {
       const userId = request.user!.id;
       // Counted before the look-up, found or not: each fetch lets the browser try a password.
-      await ctx.rateLimiter.consume(
-        `recovery:user:${userId}`,
-        ctx.config.rateLimits.walletRecoveryPerUser,
-        ctx.now(),
-      );
+      await consumeRecoveryTry(ctx, userId);
       const recovery = await loadRecoveryShare(ctx.db, userId);
       if (recovery === undefined) throw new DialError('recovery_not_set_up');
       return recovery;
@@ -252,11 +249,7 @@ function registerShareRoutes(app: TypedApp, ctx: AppContext): void {
       schema: recoveryFailedRoute.schema,
     },
     async (request, reply) => {
-      await ctx.rateLimiter.consume(
-        `recovery:user:${request.user!.id}`,
-        ctx.config.rateLimits.walletRecoveryPerUser,
-        ctx.now(),
-      );
+      await consumeRecoveryTry(ctx, request.user!.id);
       return reply.code(204).send(null);
     },
   );
