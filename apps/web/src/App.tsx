@@ -39,7 +39,12 @@ export function App() {
         {session.status === 'signed-in' && (
           <LoadFailureBoundary>
             <Suspense fallback={<StatusScreen message="Opening your wallet…" />}>
-              <WalletScreen user={session.user} config={session.config} onSignedOut={signedOut} />
+              <WalletScreen
+                user={session.user}
+                config={session.config}
+                onSignedOut={signedOut}
+                onUserChanged={signedIn}
+              />
             </Suspense>
           </LoadFailureBoundary>
         )}

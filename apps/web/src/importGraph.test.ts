@@ -14,10 +14,13 @@ import { describe, expect, it } from 'vitest';
  * - `api/` (the HTTP client and the API's shapes) imports no other folder.
  * - `keys/` (the wallet's key shares, their storage, recovery's cryptography) imports only `api/`: the
  *   screens use it, never the other way round.
+ * - `connect/` (the person's own wallet apps: discovery, Sign-In with Ethereum, sending through them)
+ *   imports only `api/` and `ui/`: sign-in and the wallet screens use it.
  */
 const MAY_IMPORT_ONLY: Record<string, readonly string[]> = {
   api: [],
   keys: ['api'],
+  connect: ['api', 'ui'],
 };
 
 const SRC = dirname(new URL(import.meta.url).pathname);

@@ -10,12 +10,15 @@ import { SendReview } from './SendReview';
 import { SendStatus } from './SendStatus';
 import { clearSendDraft, readSendDraft, saveSendDraft } from './sendDraftStore';
 import { readSendLink } from './sendLink';
+import type { WalletSigner } from './sendTransfer';
 import { blankSendDraft, type SendDraft, type SendPlan, useSendForm } from './useSendForm';
 import { useSendTransfer } from './useSendTransfer';
 import './send.css';
 
 export interface SendScreenProps {
   userId: string;
+  /** Who signs: the embedded wallet's key, or the person's own wallet app. */
+  signer: WalletSigner;
   address: `0x${string}`;
   /** The network selected on the wallet home: the transfer is made on it. */
   chain: Chain;
@@ -198,7 +201,13 @@ export function SendScreen(props: SendScreenProps) {
         <SendReview
           plan={plan}
           busy={busy}
-          busyText={progress.phase === 'checking' ? 'Checking your balance…' : 'Signing and sending…'}
+          busyText={
+            progress.phase === 'checking'
+              ? 'Checking your balance…'
+              : props.signer === 'external'
+                ? 'Confirm the transfer in your wallet…'
+                : 'Signing and sending…'
+          }
           error={transfer.error}
           fundsOffer={props.fundsOffer}
           onConfirm={() => void transfer.send(plan)}

@@ -6,12 +6,20 @@ import {
   sendTransactionWithFallback,
 } from '@dial/core';
 import { type Chain, numberToHex } from 'viem';
+import { sendWithWallet } from '../connect/sendWithWallet';
 import { loadSigningAccount } from '../keys/signingAccount';
 import type { FeeEstimate } from './networkFee';
 import type { TransferCall } from './transferCall';
 
+/**
+ * Who signs for the account's wallet: `embedded`, the key rebuilt from its shares in this browser;
+ * `external`, the person's own wallet app (Dial holds none of its key), which asks them to confirm.
+ */
+export type WalletSigner = 'embedded' | 'external';
+
 export interface SignAndSendOptions {
   userId: string;
+  signer: WalletSigner;
   address: `0x${string}`;
   chain: Chain;
   chains: readonly Chain[];
@@ -21,15 +29,32 @@ export interface SignAndSendOptions {
 }
 
 /**
- * Signs `call` with the wallet (the key rebuilt from its shares for this one signature, through the embedded
- * provider) and sends it to the chain; returns the transaction hash. The caller has already checked the
- * balances and had the person confirm, so the provider approves without asking again.
+ * Signs `call` with the wallet and sends it to the chain; returns the transaction hash. An embedded wallet
+ * signs with its key rebuilt from its shares for this one signature, through the embedded provider: the
+ * caller has already checked the balances and had the person confirm, so the provider approves without
+ * asking again. An external wallet is asked through its own app (`sendWithWallet`), which asks the person.
  *
  * @throws {DialError} the share errors of {@link loadSigningAccount}, `insufficient_balance` when the node
  * refuses for lack of funds, `chain_unavailable`, or `internal_error`. Nothing was sent when it throws.
  */
 export async function signAndSend(options: SignAndSendOptions): Promise<`0x${string}`> {
-  const { userId, address, chain, chains, call, estimate } = options;
+  const { userId, signer, address, chain, chains, call, estimate } = options;
+  const transaction = {
+    from: address,
+    to: call.to,
+    value: numberToHex(call.value),
+    ...(call.data !== undefined ? { data: call.data } : {}),
+    gas: numberToHex(estimate.gas),
+    maxFeePerGas: numberToHex(estimate.maxFeePerGas),
+    maxPriorityFeePerGas: numberToHex(estimate.maxPriorityFeePerGas),
+  };
+  if (signer === 'external') {
+    try {
+      return await sendWithWallet(address, chain, transaction);
+    } catch (error) {
+      throw sendError(error);
+    }
+  }
   const provider = createEmbeddedProvider({
     address,
     chains,
@@ -37,15 +62,7 @@ export async function signAndSend(options: SignAndSendOptions): Promise<`0x${str
     getAccount: () => loadSigningAccount(userId, address),
   });
   try {
-    return await sendTransactionWithFallback(provider, {
-      from: address,
-      to: call.to,
-      value: numberToHex(call.value),
-      ...(call.data !== undefined ? { data: call.data } : {}),
-      gas: numberToHex(estimate.gas),
-      maxFeePerGas: numberToHex(estimate.maxFeePerGas),
-      maxPriorityFeePerGas: numberToHex(estimate.maxPriorityFeePerGas),
-    });
+    return await sendTransactionWithFallback(provider, transaction);
   } catch (error) {
     throw sendError(error);
   } finally {

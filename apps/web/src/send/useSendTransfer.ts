@@ -4,7 +4,7 @@ import type { Chain, PublicClient } from 'viem';
 import { ACTIVITY_CHANGED, checkTransferNow, recordTransfer, type Transfer } from '../activity/activityApi';
 import { hasEnoughFunds } from './amount';
 import { readSendFunds } from './readSendFunds';
-import { signAndSend } from './sendTransfer';
+import { signAndSend, type WalletSigner } from './sendTransfer';
 import type { SendPlan } from './useSendForm';
 
 export type SendProgress =
@@ -23,6 +23,7 @@ const RECEIPT_TIMEOUT_MS = 5 * 60_000;
 
 export interface SendTransferOptions {
   userId: string;
+  signer: WalletSigner;
   address: `0x${string}`;
   chains: readonly Chain[];
   client: PublicClient;
@@ -38,6 +39,7 @@ export interface SendTransferOptions {
  */
 export function useSendTransfer({
   userId,
+  signer,
   address,
   chains,
   client,
@@ -64,6 +66,7 @@ export function useSendTransfer({
         setProgress({ phase: 'signing' });
         const hash = await signAndSend({
           userId,
+          signer,
           address,
           chain: plan.chain,
           chains,
@@ -79,7 +82,7 @@ export function useSendTransfer({
         busy.current = false;
       }
     },
-    [userId, address, chains, client, usdcAddress, onBalancesChanged],
+    [userId, signer, address, chains, client, usdcAddress, onBalancesChanged],
   );
 
   const clearError = useCallback(() => setError(null), []);

@@ -1,5 +1,5 @@
 import type { Country } from '@dial/core';
-import type { FormEvent, KeyboardEvent, RefObject } from 'react';
+import type { FormEvent, KeyboardEvent, ReactNode, RefObject } from 'react';
 import type { OtpChannel } from '../api/types';
 import { ErrorMessage } from '../ui/ErrorMessage';
 import { Screen } from '../ui/Screen';
@@ -20,6 +20,8 @@ interface SignInProps {
   /** The server asked for a proof of work and this browser is solving it. */
   checking: boolean;
   fieldRef: RefObject<HTMLInputElement | null>;
+  /** Other ways to sign in, below the form (the wallets). */
+  children?: ReactNode;
 }
 
 const TAB_LABELS: Record<OtpChannel, string> = { sms: 'Phone', email: 'Email' };
@@ -36,6 +38,7 @@ export function SignIn({
   sending,
   checking,
   fieldRef,
+  children,
 }: SignInProps) {
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -93,6 +96,7 @@ export function SignIn({
           {checking ? 'Checking this browser…' : sending ? 'Sending…' : 'Send code'}
         </button>
       </form>
+      {children}
     </Screen>
   );
 }

@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import type { OtpChannel, User } from '../api/types';
+import { WalletChoices } from '../connect/WalletChoices';
 import { CodeEntry } from './CodeEntry';
 import { getCountries } from './countryList';
 import { SignIn } from './SignIn';
@@ -48,6 +49,8 @@ export function SignInFlow({ channels, onSignedIn, preloadNext }: SignInFlowProp
       sending={flow.sending}
       checking={flow.checking}
       fieldRef={flow.fieldRef}
-    />
+    >
+      <WalletChoices onSignedIn={onSignedIn} />
+    </SignIn>
   );
 }

@@ -14,11 +14,13 @@ import { RecoveryReminder } from '../recovery/RecoveryReminder';
 import { SecurityPanel } from '../recovery/SecurityPanel';
 import { SendScreen } from '../send/SendScreen';
 import { clearSendDraft } from '../send/sendDraftStore';
+import type { WalletSigner } from '../send/sendTransfer';
 import { describeIdentity } from '../session/describeIdentity';
 import { useSignOut } from '../session/useSignOut';
 import { ErrorMessage } from '../ui/ErrorMessage';
 import { Screen } from '../ui/Screen';
 import { readChosenNetwork, saveChosenNetwork } from './chosenNetwork';
+import { ExternalWalletNote } from './ExternalWalletNote';
 import { NetworkPicker } from './NetworkPicker';
 import { PanelScreen } from './PanelScreen';
 import { ReceivePanel } from './ReceivePanel';
@@ -31,6 +33,8 @@ interface WalletHomeProps {
   user: User;
   config: AppConfig;
   address: `0x${string}`;
+  /** Who signs: the embedded wallet's key, or the person's own wallet app (an `external` account wallet). */
+  signer: WalletSigner;
   /** The screen the URL shows. */
   screen: WalletHomeScreen;
   onSignedOut(): void;
@@ -40,7 +44,7 @@ interface WalletHomeProps {
  * "Your wallet": the balances (native and USDC) on a chosen network, how to receive, and sign-out; and the
  * screens that use the same network and balances: send, receive, activity, add funds and security.
  */
-export function WalletHome({ user, config, address, screen, onSignedOut }: WalletHomeProps) {
+export function WalletHome({ user, config, address, signer, screen, onSignedOut }: WalletHomeProps) {
   const chains = useMemo(() => walletChains(config, window.location.origin), [config]);
   const [chainId, pickChain] = useState(() => readChosenNetwork(chains) ?? defaultChainId(chains));
   const setChainId = useCallback((id: number) => {
@@ -78,6 +82,7 @@ export function WalletHome({ user, config, address, screen, onSignedOut }: Walle
       <SendScreen
         key={sendRun}
         userId={user.id}
+        signer={signer}
         address={address}
         chain={chain}
         chains={chains}
@@ -123,7 +128,7 @@ export function WalletHome({ user, config, address, screen, onSignedOut }: Walle
   if (screen === 'security') {
     return (
       <PanelScreen title="Security" path={SCREEN_PATHS.security}>
-        <SecurityPanel />
+        {signer === 'external' ? <ExternalWalletNote address={address} /> : <SecurityPanel />}
       </PanelScreen>
     );
   }
@@ -131,6 +136,7 @@ export function WalletHome({ user, config, address, screen, onSignedOut }: Walle
   return (
     <Screen title="Your wallet">
       {identity !== null && <p className="identity">Signed in as {identity}</p>}
+      {signer === 'external' && <ExternalWalletNote address={address} />}
       <p className="address-short">{shortenAddress(address)}</p>
       <RecoveryReminder />
 

@@ -17,6 +17,8 @@ export interface WalletScreenProps {
   user: User;
   config: AppConfig;
   onSignedOut(): void;
+  /** The account changed (an embedded wallet was created for it): the app shows it from now on. */
+  onUserChanged(user: User): void;
 }
 
 // Recovery, its setup and export bring the KDF and WebAuthn code: their own chunks, loaded when needed.
@@ -25,11 +27,24 @@ const RecoverySetup = lazy(() => import('../recovery/RecoverySetup'));
 const ExportKey = lazy(() => import('../export/ExportKey'));
 
 /**
- * The signed-in part of the app (a lazy chunk): opens or creates the wallet, then shows the screen the URL
- * names (see navigation/routes.ts); recovers the wallet first when this browser holds no share of its
- * current keys, then shows that screen.
+ * The signed-in part of the app (a lazy chunk). An account whose wallet is the person's own wallet app
+ * (`external`) uses it as it is: Dial creates no wallet for it. Any other account opens (or, the first time,
+ * creates) its embedded wallet.
  */
-export default function WalletScreen({ user, config, onSignedOut }: WalletScreenProps) {
+export default function WalletScreen(props: WalletScreenProps) {
+  const { user } = props;
+  return user.wallet?.kind === 'external' ? (
+    <ExternalWalletScreen {...props} address={user.wallet.address} />
+  ) : (
+    <EmbeddedWalletScreen {...props} />
+  );
+}
+
+/**
+ * The embedded wallet: opens or creates it, then shows the screen the URL names (see navigation/routes.ts);
+ * recovers the wallet first when this browser holds no share of its current keys, then shows that screen.
+ */
+function EmbeddedWalletScreen({ user, config, onSignedOut }: WalletScreenProps) {
   const { state, retry } = useOpenWallet(user.id);
   const sessionEnded = state.status === 'failed' && state.error.code === 'unauthorized';
   const screen = screenAt(useLocation().path);
@@ -128,12 +143,45 @@ export default function WalletScreen({ user, config, onSignedOut }: WalletScreen
             user={user}
             config={config}
             address={state.wallet.address}
+            signer="embedded"
             screen={screen}
             onSignedOut={signedOutHere}
           />
         </WalletSecurityContext>
       );
   }
+}
+
+/**
+ * The person's own wallet app is the account's wallet: the same balances, receive panel and activity, and
+ * sends confirmed in that app. Recovery and export are the wallet app's business, not Dial's.
+ */
+function ExternalWalletScreen({
+  user,
+  config,
+  onSignedOut,
+  address,
+}: WalletScreenProps & { address: `0x${string}` }) {
+  const screen = screenAt(useLocation().path);
+  const signedOutHere = useCallback(() => {
+    clearSendDraft();
+    replaceScreen(SCREEN_PATHS.home);
+    onSignedOut();
+  }, [onSignedOut]);
+
+  if (screen === null) return <NotFound />;
+  // Recovery and export belong to an embedded wallet: here they are the security screen's note.
+  const shown = screen === 'recovery-setup' || screen === 'export' ? 'security' : screen;
+  return (
+    <WalletHome
+      user={user}
+      config={config}
+      address={address}
+      signer="external"
+      screen={shown}
+      onSignedOut={signedOutHere}
+    />
+  );
 }
 
 /** A path no screen has (a mistyped or old link). */

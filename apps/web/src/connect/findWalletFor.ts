@@ -1,0 +1,82 @@
+import { discoverWallets, injectedWallet } from './discoverWallets';
+import { rememberedWallet } from './rememberedWallet';
+import type { DiscoveredWallet, WalletProvider } from './walletProvider';
+
+/** How long wallets have to announce themselves, and each to answer `eth_accounts`. */
+const ANNOUNCE_WAIT_MS = 600;
+const ACCOUNTS_WAIT_MS = 3000;
+
+/**
+ * The wallet of this browser that holds `address` (after a reload too): the wallets that announce
+ * themselves (EIP-6963) and the injected `window.ethereum` are asked `eth_accounts` (which never opens a
+ * prompt), the one remembered for this address first; the first that lists the address is the one.
+ * Null when none does within a moment (the wallet app is not in this browser, or locked).
+ */
+export async function findWalletFor(
+  address: string,
+  target: Window = window,
+  waitMs: number = ANNOUNCE_WAIT_MS,
+): Promise<DiscoveredWallet | null> {
+  const wanted = address.toLowerCase();
+  const remembered = rememberedWallet(address);
+  const asked = new Set<WalletProvider>();
+
+  return new Promise((resolve) => {
+    let pending = 0;
+    let waited = false;
+    let done = false;
+    const finish = (wallet: DiscoveredWallet | null) => {
+      if (done) return;
+      done = true;
+      stop();
+      clearTimeout(timer);
+      resolve(wallet);
+    };
+    const settleIfNothingLeft = () => {
+      if (waited && pending === 0) finish(null);
+    };
+    const ask = (wallet: DiscoveredWallet) => {
+      if (done || asked.has(wallet.provider)) return;
+      asked.add(wallet.provider);
+      pending++;
+      holdsAddress(wallet.provider, wanted).then((holds) => {
+        pending--;
+        if (holds) finish(wallet);
+        else settleIfNothingLeft();
+      });
+    };
+    const consider = (wallets: readonly DiscoveredWallet[]) => {
+      // The wallet this address signed in with is asked first.
+      const ordered = [...wallets].sort((a, b) => Number(isRemembered(b)) - Number(isRemembered(a)));
+      for (const wallet of ordered) ask(wallet);
+    };
+    const isRemembered = (wallet: DiscoveredWallet) =>
+      remembered !== null && remembered.rdns !== '' && wallet.info.rdns === remembered.rdns;
+
+    const stop = discoverWallets(target, consider);
+    const timer = setTimeout(() => {
+      waited = true;
+      const injected = injectedWallet(target);
+      if (injected !== null) ask(injected);
+      settleIfNothingLeft();
+    }, waitMs);
+  });
+}
+
+async function holdsAddress(provider: WalletProvider, wanted: string): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<unknown>((resolve) => {
+    timer = setTimeout(() => resolve([]), ACCOUNTS_WAIT_MS);
+  });
+  try {
+    const accounts = await Promise.race([provider.request({ method: 'eth_accounts' }), timeout]);
+    return (
+      Array.isArray(accounts) &&
+      accounts.some((account) => typeof account === 'string' && account.toLowerCase() === wanted)
+    );
+  } catch {
+    return false;
+  } finally {
+    clearTimeout(timer);
+  }
+}
