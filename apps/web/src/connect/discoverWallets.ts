@@ -14,7 +14,7 @@ const MAX_ICON_LENGTH = 100_000;
  * Announcements are checked (see {@link readAnnouncement}): a malformed one is ignored.
  */
 export function discoverWallets(
-  target: Window,
+  target: EventTarget,
   onChange: (wallets: readonly DiscoveredWallet[]) => void,
 ): () => void {
   const byUuid = new Map<string, DiscoveredWallet>();
@@ -63,8 +63,8 @@ export function readIcon(icon: unknown): string | null {
 }
 
 /** The plain injected provider (`window.ethereum`) as a wallet named "Browser wallet", or null. */
-export function injectedWallet(target: Window): DiscoveredWallet | null {
-  const provider = (target as Window & { ethereum?: unknown }).ethereum;
+export function injectedWallet(target: object): DiscoveredWallet | null {
+  const provider = (target as { ethereum?: unknown }).ethereum;
   if (!isProvider(provider)) return null;
   return { info: { uuid: 'injected', name: 'Browser wallet', icon: null, rdns: '' }, provider };
 }

@@ -14,7 +14,7 @@ const ACCOUNTS_WAIT_MS = 3000;
  */
 export async function findWalletFor(
   address: string,
-  target: Window = window,
+  target: EventTarget = window,
   waitMs: number = ANNOUNCE_WAIT_MS,
 ): Promise<DiscoveredWallet | null> {
   const wanted = address.toLowerCase();
