@@ -7,6 +7,8 @@ import { defineConfig } from '@playwright/test';
 // and a fresh data directory, so they never touch a developer's ./data.
 const port = Number(process.env.E2E_PORT ?? 8181);
 const chainPort = Number(process.env.E2E_CHAIN_PORT ?? 8646);
+// Inherited by the workers: the test wallet (tests/testWallet.ts) sends to the local chain from Node.
+process.env.E2E_CHAIN_PORT = String(chainPort);
 // Set once in the runner and inherited by the workers, so tests can reach the server's database
 // (tests/database.ts) to put it in states the clock would take too long to reach.
 const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(join(tmpdir(), 'dial-e2e-'));
