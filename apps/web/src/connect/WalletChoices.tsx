@@ -1,17 +1,15 @@
-import { useRef, useState } from 'react';
-import type { User } from '../api/types';
+import type { ReactNode } from 'react';
 import { ErrorMessage } from '../ui/ErrorMessage';
-import { rememberWallet } from './rememberedWallet';
 import type { WalletSignInStep } from './signInWithWallet';
 import { useDiscoveredWallets } from './useDiscoveredWallets';
-import type { DiscoveredWallet } from './walletProvider';
+import type { WalletSignIn } from './useWalletSignIn';
 import './connect.css';
 
 interface WalletChoicesProps {
-  onSignedIn(user: User): void;
+  walletSignIn: WalletSignIn;
+  /** More ways to connect a wallet, after this browser's wallets (the WalletConnect button). */
+  more?: ReactNode;
 }
-
-type Progress = { phase: 'idle'; error: unknown } | { phase: WalletSignInStep; wallet: DiscoveredWallet };
 
 const STEP_TEXT: Record<WalletSignInStep, (name: string) => string> = {
   connecting: (name) => `Waiting for ${name}: allow Dial to see your account.`,
@@ -21,39 +19,13 @@ const STEP_TEXT: Record<WalletSignInStep, (name: string) => string> = {
 
 /**
  * "Or continue with a wallet": the wallets this browser offers (EIP-6963, or the injected one), each a
- * button that signs in with it (Sign-In with Ethereum). The signing code is fetched when one is picked.
+ * button that signs in with it (Sign-In with Ethereum), then `more`; what signing in waits for, and why it
+ * failed. Nothing when there is no way to connect a wallet.
  */
-export function WalletChoices({ onSignedIn }: WalletChoicesProps) {
+export function WalletChoices({ walletSignIn, more }: WalletChoicesProps) {
   const wallets = useDiscoveredWallets();
-  const [progress, setProgress] = useState<Progress>({ phase: 'idle', error: null });
-  const running = useRef(false);
-
-  // INTEGRATION(walletconnect): when `/api/config` has `walletConnect`, a "WalletConnect" button here
-  // lazily renders `../walletconnect/WalletConnectSignIn`; its `onConnected({ address, chainId, request })`
-  // calls `signIn({ info: { uuid: 'walletconnect', name: 'WalletConnect', icon: null, rdns: '' },
-  // provider: { request } }, { address, chainId })`.
-  const signIn = async (wallet: DiscoveredWallet, known?: { address: string; chainId?: number }) => {
-    if (running.current) return;
-    running.current = true;
-    setProgress({ phase: 'connecting', wallet });
-    try {
-      const { signInWithWallet } = await import('./signInWithWallet');
-      const { verified, address } = await signInWithWallet(
-        wallet.provider,
-        (step) => setProgress({ phase: step, wallet }),
-        known,
-      );
-      rememberWallet(address, wallet.info);
-      onSignedIn(verified.user);
-    } catch (error) {
-      setProgress({ phase: 'idle', error });
-    } finally {
-      running.current = false;
-    }
-  };
-
-  if (wallets.length === 0) return null;
-  const busy = progress.phase !== 'idle';
+  const { progress, signIn, busy } = walletSignIn;
+  if (wallets.length === 0 && more === undefined) return null;
 
   return (
     <section className="wallet-choices" aria-labelledby="wallet-choices-title">
@@ -80,9 +52,10 @@ export function WalletChoices({ onSignedIn }: WalletChoicesProps) {
             </button>
           </li>
         ))}
+        {more !== undefined && <li>{more}</li>}
       </ul>
       <p className="message" role="status">
-        {busy ? STEP_TEXT[progress.phase](progress.wallet.info.name) : ''}
+        {progress.phase !== 'idle' ? STEP_TEXT[progress.phase](progress.wallet.info.name) : ''}
       </p>
       {progress.phase === 'idle' && progress.error !== null && <ErrorMessage error={progress.error} />}
     </section>

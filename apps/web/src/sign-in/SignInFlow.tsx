@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import type { OtpChannel, User } from '../api/types';
+import { useWalletSignIn } from '../connect/useWalletSignIn';
 import { WalletChoices } from '../connect/WalletChoices';
 import { CodeEntry } from './CodeEntry';
 import { getCountries } from './countryList';
@@ -20,6 +21,7 @@ interface SignInFlowProps {
 /** Sign-in: the form, then the code. */
 export function SignInFlow({ channels, onSignedIn, preloadNext }: SignInFlowProps) {
   const flow = useSignInFlow(channels[0] ?? 'sms');
+  const walletSignIn = useWalletSignIn(onSignedIn);
   const onCodeStep = flow.step.name === 'code';
 
   // While the code is typed, fetch the wallet screen's chunk so it opens without a wait.
@@ -50,7 +52,11 @@ export function SignInFlow({ channels, onSignedIn, preloadNext }: SignInFlowProp
       checking={flow.checking}
       fieldRef={flow.fieldRef}
     >
-      <WalletChoices onSignedIn={onSignedIn} />
+      {/* INTEGRATION(walletconnect): with `/api/config`'s walletConnect, `more` is a "WalletConnect" button
+          that lazily renders ../walletconnect/WalletConnectSignIn; its onConnected({ address, chainId, request })
+          calls walletSignIn.signIn({ info: { uuid: 'walletconnect', name: 'WalletConnect', icon: null,
+          rdns: '' }, provider: { request } }, { address, chainId }). */}
+      <WalletChoices walletSignIn={walletSignIn} />
     </SignIn>
   );
 }
