@@ -45,10 +45,19 @@ export async function findWalletFor(
         else settleIfNothingLeft();
       });
     };
+    // The wallets already loaded all announce at once (answering the request): they are asked together,
+    // the one this address signed in with first, in case several hold it.
+    let latest: readonly DiscoveredWallet[] = [];
+    let flushing = false;
     const consider = (wallets: readonly DiscoveredWallet[]) => {
-      // The wallet this address signed in with is asked first.
-      const ordered = [...wallets].sort((a, b) => Number(isRemembered(b)) - Number(isRemembered(a)));
-      for (const wallet of ordered) ask(wallet);
+      latest = wallets;
+      if (flushing) return;
+      flushing = true;
+      queueMicrotask(() => {
+        flushing = false;
+        const ordered = [...latest].sort((a, b) => Number(isRemembered(b)) - Number(isRemembered(a)));
+        for (const wallet of ordered) ask(wallet);
+      });
     };
     const isRemembered = (wallet: DiscoveredWallet) =>
       remembered !== null && remembered.rdns !== '' && wallet.info.rdns === remembered.rdns;
