@@ -1,3 +1,4 @@
+import { connectedWallet } from './connectedWallets';
 import { discoverWallets, injectedWallet } from './discoverWallets';
 import { rememberedWallet } from './rememberedWallet';
 import type { DiscoveredWallet, WalletProvider } from './walletProvider';
@@ -7,16 +8,19 @@ const ANNOUNCE_WAIT_MS = 600;
 const ACCOUNTS_WAIT_MS = 3000;
 
 /**
- * The wallet of this browser that holds `address` (after a reload too): the wallets that announce
- * themselves (EIP-6963) and the injected `window.ethereum` are asked `eth_accounts` (which never opens a
- * prompt), the one remembered for this address first; the first that lists the address is the one.
- * Null when none does within a moment (the wallet app is not in this browser, or locked).
+ * The wallet of this browser that holds `address` (after a reload too): a wallet connected in this page for
+ * it (WalletConnect) if there is one; else the wallets that announce themselves (EIP-6963) and the injected
+ * `window.ethereum` are asked `eth_accounts` (which never opens a prompt), the one remembered for this
+ * address first; the first that lists the address is the one. Null when none does within a moment (the
+ * wallet app is not in this browser, or locked).
  */
 export async function findWalletFor(
   address: string,
   target: EventTarget = window,
   waitMs: number = ANNOUNCE_WAIT_MS,
 ): Promise<DiscoveredWallet | null> {
+  const kept = connectedWallet(address);
+  if (kept !== undefined) return kept;
   const wanted = address.toLowerCase();
   const remembered = rememberedWallet(address);
   const asked = new Set<WalletProvider>();

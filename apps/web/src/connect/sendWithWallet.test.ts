@@ -6,12 +6,13 @@ import {
   DEV_FAUCET_PRIVATE_KEY as WALLET_KEY,
 } from '@dial/devchain/localChain';
 import { type Chain, numberToHex } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { keepConnectedWallet } from './connectedWallets';
 import { rememberWallet } from './rememberedWallet';
 import { sendWithWallet } from './sendWithWallet';
 import { announceWallet, memoryStorage } from './testing/announceWallet';
-import type { WalletProvider } from './walletProvider';
+import { WALLETCONNECT_INFO, type WalletProvider } from './walletProvider';
 
 const RECIPIENT = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 const OTHER_ACCOUNT = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC';
@@ -36,18 +37,23 @@ afterEach(() => {
 });
 
 /**
- * A wallet app holding `address`'s key on the two local chains (core's EIP-1193 provider over the real
- * chains), recording the methods it is asked; `change` may answer a method itself first.
+ * A wallet app holding `key` (the funded test key by default) on the two local chains (core's EIP-1193
+ * provider over the real chains), recording the methods it is asked; `change` may answer a method first.
  */
 function walletApp(
-  options: { chainId?: number; change?: (method: string, params: unknown) => unknown } = {},
+  options: {
+    chainId?: number;
+    change?: (method: string, params: unknown) => unknown;
+    key?: `0x${string}`;
+  } = {},
 ) {
+  const account = privateKeyToAccount(options.key ?? WALLET_KEY);
   const chains = [home.chain, other.chain];
   const provider = createEmbeddedProvider({
-    address: WALLET_ADDRESS,
+    address: account.address,
     chains,
     chainId: options.chainId ?? home.chain.id,
-    getAccount: async () => privateKeyToAccount(WALLET_KEY),
+    getAccount: async () => account,
     transport: (chain) => (chain.id === home.chain.id ? home.request : other.request),
   });
   const methods: string[] = [];
@@ -112,6 +118,21 @@ describe('sendWithWallet', () => {
     expect(BigInt((await sentTo(home, hash)).value)).toBe(7n);
   });
 
+  it('sends through a wallet connected in this page (WalletConnect), which no announcement finds', async () => {
+    // An account of its own: the page keeps this wallet for it for the rest of the file.
+    const key = generatePrivateKey();
+    const { address } = privateKeyToAccount(key);
+    await home.request({ method: 'hardhat_setBalance', params: [address, numberToHex(10n ** 18n)] });
+    const app = walletApp({ key });
+    keepConnectedWallet(address.toLowerCase(), { info: WALLETCONNECT_INFO, provider: app.wallet });
+    const before = await balanceOf(home, RECIPIENT);
+
+    await sendWithWallet(address, home.chain, { ...transfer(11n), from: address });
+
+    expect(app.methods).toEqual(['eth_chainId', 'eth_sendTransaction']);
+    expect(await balanceOf(home, RECIPIENT)).toBe(before + 11n);
+  });
+
   it('switches the wallet to the transfer’s network first when it is on another', async () => {
     const app = walletApp({ chainId: other.chain.id });
     announceWallet(target, { info: INFO, provider: app.wallet });
@@ -158,6 +179,17 @@ describe('sendWithWallet', () => {
       'Test Wallet is not available in this browser. Open Dial in the browser with Test Wallet, or connect it.',
     );
     expect(otherApp.methods).toEqual(['eth_accounts']);
+  });
+
+  it('says a WalletConnect connection ended when the address signed in through one and none is kept', async () => {
+    rememberWallet(OTHER_ACCOUNT, WALLETCONNECT_INFO);
+
+    const error = await sendWithWallet(OTHER_ACCOUNT, home.chain, transfer(1n)).catch((caught) => caught);
+
+    expect(isDialError(error, 'wallet_not_found')).toBe(true);
+    expect((error as DialError).message).toBe(
+      'Your wallet is no longer connected: a WalletConnect connection ends when Dial is reloaded or closed. Sign in with it again through WalletConnect, then send.',
+    );
   });
 
   it('refuses with user_rejected, sending nothing, when the person declines the network switch', async () => {

@@ -3,7 +3,12 @@ import { type Chain, numberToHex } from 'viem';
 import { findWalletFor } from './findWalletFor';
 import { rememberedWallet } from './rememberedWallet';
 import { walletError } from './walletError';
-import { PROVIDER_ERRORS, providerErrorCode, type WalletProvider } from './walletProvider';
+import {
+  PROVIDER_ERRORS,
+  providerErrorCode,
+  WALLETCONNECT_INFO,
+  type WalletProvider,
+} from './walletProvider';
 
 /**
  * Sends a transaction from an account's own wallet (one Dial holds no key of): finds the wallet app of this
@@ -21,12 +26,7 @@ export async function sendWithWallet(
   transaction: Record<string, unknown>,
 ): Promise<`0x${string}`> {
   const wallet = await findWalletFor(address);
-  if (wallet === null) {
-    const name = rememberedWallet(address)?.name ?? 'the wallet you signed in with';
-    throw new DialError('wallet_not_found', {
-      message: `${capitalise(name)} is not available in this browser. Open Dial in the browser with ${name}, or connect it.`,
-    });
-  }
+  if (wallet === null) throw unavailable(address);
   await switchChain(wallet.provider, chain);
   return sendTransactionWithFallback(wallet.provider, transaction);
 }
@@ -73,6 +73,21 @@ function wrongNetwork(chain: Chain, cause: unknown): DialError {
   return new DialError('unsupported_chain', {
     cause,
     message: `Your wallet is on another network and could not switch to ${chain.name}. Switch it to ${chain.name}, then try again.`,
+  });
+}
+
+/** Why the wallet cannot be asked here, and what to do: `wallet_not_found` with a message naming it. */
+function unavailable(address: string): DialError {
+  const remembered = rememberedWallet(address);
+  if (remembered?.rdns === WALLETCONNECT_INFO.rdns) {
+    return new DialError('wallet_not_found', {
+      message:
+        'Your wallet is no longer connected: a WalletConnect connection ends when Dial is reloaded or closed. Sign in with it again through WalletConnect, then send.',
+    });
+  }
+  const name = remembered?.name ?? 'the wallet you signed in with';
+  return new DialError('wallet_not_found', {
+    message: `${capitalise(name)} is not available in this browser. Open Dial in the browser with ${name}, or connect it.`,
   });
 }
 

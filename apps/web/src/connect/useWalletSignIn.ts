@@ -1,5 +1,6 @@
 import { useCallback, useRef, useState } from 'react';
 import type { User } from '../api/types';
+import { keepConnectedWallet } from './connectedWallets';
 import { rememberWallet } from './rememberedWallet';
 import type { WalletSignInStep } from './signInWithWallet';
 import type { DiscoveredWallet } from './walletProvider';
@@ -8,7 +9,10 @@ export type WalletSignInProgress =
   | { phase: 'idle'; error: unknown }
   | { phase: WalletSignInStep; wallet: DiscoveredWallet };
 
-/** An account and chain the wallet already connected (WalletConnect's session gives them). */
+/**
+ * An account and chain the wallet already connected (WalletConnect's session gives them). Such a wallet is
+ * kept for sending while the page lives: no announcement finds it again.
+ */
 export interface ConnectedAccount {
   address: string;
   chainId?: number;
@@ -36,6 +40,7 @@ export function useWalletSignIn(onSignedIn: (user: User) => void) {
           known,
         );
         rememberWallet(address, wallet.info);
+        if (known !== undefined) keepConnectedWallet(address, wallet);
         onSignedIn(verified.user);
       } catch (error) {
         setProgress({ phase: 'idle', error });

@@ -25,6 +25,14 @@ export interface DiscoveredWallet {
   provider: WalletProvider;
 }
 
+/** How a wallet connected through WalletConnect is named (its `rdns` tells it apart when remembered). */
+export const WALLETCONNECT_INFO: WalletInfo = {
+  uuid: 'walletconnect',
+  name: 'WalletConnect',
+  icon: null,
+  rdns: 'walletconnect',
+};
+
 /** The error codes of EIP-1193 and JSON-RPC that Dial reads from wallets. */
 export const PROVIDER_ERRORS = {
   userRejected: 4001,

@@ -54,8 +54,8 @@ export function SignInFlow({ channels, onSignedIn, preloadNext }: SignInFlowProp
     >
       {/* INTEGRATION(walletconnect): with `/api/config`'s walletConnect, `more` is a "WalletConnect" button
           that lazily renders ../walletconnect/WalletConnectSignIn; its onConnected({ address, chainId, request })
-          calls walletSignIn.signIn({ info: { uuid: 'walletconnect', name: 'WalletConnect', icon: null,
-          rdns: '' }, provider: { request } }, { address, chainId }). */}
+          calls walletSignIn.signIn({ info: WALLETCONNECT_INFO, provider: { request } }, { address, chainId })
+          (connect/walletProvider.ts), which keeps the connection for sending while the page lives. */}
       <WalletChoices walletSignIn={walletSignIn} />
     </SignIn>
   );
