@@ -21,3 +21,4 @@ export {
   startTestWallet,
   type TestWallet,
   type TestWalletRequest,
+} from './testWallet.js';
