@@ -9,7 +9,7 @@ describe.each(DIALECTS)('who may sign up, on %s', (dialect) => {
   const db = useTestDatabase(dialect);
 
   describe('the allowlist', () => {
-    const allowlist = { emails: ['ada@example.com'], phones: [PHONE] };
+    const allowlist = { emails: ['ada@example.com'], phones: [PHONE], wallets: [] };
 
     it('lets listed addresses and numbers sign up', async () => {
       const t = await createTestApp(db(), { config: { allowlist } });

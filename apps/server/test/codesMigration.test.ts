@@ -1,12 +1,12 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { type Kysely, Migrator } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { createSession } from '../src/auth/sessions.js';
 import { deriveKey } from '../src/crypto/deriveKey.js';
 import { migrateToLatest } from '../src/db/migrateToLatest.js';
 import { migrationProvider } from '../src/db/migrations/index.js';
 import { DIALECTS, useTestDatabase } from './databases.js';
 import { expectConstraintViolation } from './expectConstraintViolation.js';
+import { insertLegacySession } from './legacySession.js';
 import { createTestApp } from './testApp.js';
 
 const EMAIL = 'ada@example.com';
@@ -39,12 +39,12 @@ describe.each(DIALECTS)('migration 0006 (codes by purpose, browsers, notices) on
       .insertInto('identities')
       .values({ value: EMAIL, kind: 'email', user_id: 'u1', created_at: NOW })
       .execute();
-    const session = await createSession(db(), 'u1', { idleHours: 24, maxDays: 7 }, new Date(NOW));
+    const token = await insertLegacySession(old, 'u1', new Date(NOW));
     await old
       .insertInto('otp_codes')
       .values([legacyRow(otpKey, EMAIL, '111111'), legacyRow(otpKey, `reauth:${EMAIL}`, '222222')])
       .execute();
-    return session.token;
+    return token;
   }
 
   it('keeps pending codes: the prefixed one becomes purpose reauth, and both still work once', async () => {

@@ -127,11 +127,13 @@ describe('loadConfig', () => {
   it('normalises the ALLOWLIST: e-mails lower-cased, phones to E.164', () => {
     const config = loadConfig({
       DATA_DIR: dataDir,
-      ALLOWLIST: ' Ada@Example.com , +44 7400 123456,,+1 (201) 555-0123 ',
+      ALLOWLIST:
+        ' Ada@Example.com , +44 7400 123456,,+1 (201) 555-0123 , 0x8ba1f109551bd432803012645ac136ddd64dba72',
     });
     expect(config.allowlist).toEqual({
       emails: ['ada@example.com'],
       phones: ['+447400123456', '+12015550123'],
+      wallets: ['0x8ba1f109551bD432803012645Ac136ddd64DBA72'],
     });
   });
 
@@ -139,6 +141,52 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ DATA_DIR: dataDir, ALLOWLIST: 'ada@example.com, +44123' })).toThrow(
       /"\+44123"/,
     );
+    // A mixed-case address whose EIP-55 checksum is wrong.
+    expect(() =>
+      loadConfig({ DATA_DIR: dataDir, ALLOWLIST: '0x8BA1f109551bD432803012645Ac136ddd64DBA72' }),
+    ).toThrow(/"0x8BA1f109551bD432803012645Ac136ddd64DBA72"/);
+  });
+
+  it('reads WalletConnect: both variables or neither, a wss:// relay in production, and MAX_SIGN_IN_METHODS', () => {
+    const projectId = '0123456789abcdef0123456789ABCDEF';
+    expect(loadConfig({ DATA_DIR: dataDir }).walletConnect).toBeNull();
+    expect(loadConfig({ DATA_DIR: dataDir }).maxSignInMethods).toBe(5);
+    expect(loadConfig({ DATA_DIR: dataDir, MAX_SIGN_IN_METHODS: '2' }).maxSignInMethods).toBe(2);
+    expect(() => loadConfig({ DATA_DIR: dataDir, MAX_SIGN_IN_METHODS: '0' })).toThrow(/MAX_SIGN_IN_METHODS/);
+    expect(
+      loadConfig({
+        DATA_DIR: dataDir,
+        WALLETCONNECT_PROJECT_ID: projectId,
+        WALLETCONNECT_RELAY_URL: 'ws://127.0.0.1:9999',
+      }).walletConnect,
+    ).toEqual({ projectId: projectId.toLowerCase(), relayUrl: 'ws://127.0.0.1:9999' });
+    expect(() => loadConfig({ DATA_DIR: dataDir, WALLETCONNECT_PROJECT_ID: projectId })).toThrow(
+      /WALLETCONNECT_RELAY_URL/,
+    );
+    expect(() =>
+      loadConfig({
+        DATA_DIR: dataDir,
+        WALLETCONNECT_PROJECT_ID: 'abc',
+        WALLETCONNECT_RELAY_URL: 'wss://relay.test',
+      }),
+    ).toThrow(/32 hex digits/);
+    expect(() =>
+      loadConfig({
+        DATA_DIR: dataDir,
+        WALLETCONNECT_PROJECT_ID: projectId,
+        WALLETCONNECT_RELAY_URL: 'https://relay.test',
+      }),
+    ).toThrow(/ws:\/\/ or wss:\/\//);
+    expect(() =>
+      loadConfig({
+        DATA_DIR: dataDir,
+        NODE_ENV: 'production',
+        PUBLIC_URL: 'https://wallet.example.com',
+        SHARE_ENCRYPTION_KEY: 'ab'.repeat(32),
+        WALLETCONNECT_PROJECT_ID: projectId,
+        WALLETCONNECT_RELAY_URL: 'ws://relay.test',
+      }),
+    ).toThrow(/wss:\/\/ URL in production/);
   });
 
   it.each([

@@ -226,6 +226,7 @@ describe.each(DIALECTS)('one-time codes on %s', (dialect) => {
         id: expect.stringMatching(/^[0-9a-f-]{36}$/),
         phone: PHONE,
         email: null,
+        wallet: null,
         createdAt: '2030-01-01T12:00:00.000Z',
       });
       t.clock.advance(MINUTE);

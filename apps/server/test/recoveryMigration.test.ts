@@ -1,10 +1,10 @@
 import { Migrator } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { createSession } from '../src/auth/sessions.js';
 import { migrateToLatest } from '../src/db/migrateToLatest.js';
 import { MIGRATIONS, migrationProvider } from '../src/db/migrations/index.js';
 import { DIALECTS, useTestDatabase } from './databases.js';
 import { expectConstraintViolation } from './expectConstraintViolation.js';
+import { insertLegacySession } from './legacySession.js';
 
 const NOW = new Date('2030-01-01T12:00:00.000Z');
 
@@ -40,7 +40,7 @@ describe.each(DIALECTS)('migration 0002 (recovery and rotation) on %s', (dialect
         created_at,
       })
       .execute();
-    await createSession(db(), 'u1', { idleHours: 24, maxDays: 7 }, NOW);
+    await insertLegacySession(db(), 'u1', NOW);
 
     await migrateToLatest(db());
     expect(await db().selectFrom('wallets').select(['user_id', 'share_generation']).execute()).toEqual([

@@ -40,6 +40,7 @@ describe.each(DIALECTS)('storage on %s', (dialect) => {
         'rate_limits',
         'recovery_shares',
         'sessions',
+        'siwe_nonces',
         'users',
         'transfers',
         'wallet_challenges',
@@ -152,7 +153,7 @@ describe.each(DIALECTS)('storage on %s', (dialect) => {
     await db().insertInto('users').values({ id: 'u1', created_at }).execute();
     await db()
       .insertInto('identities')
-      .values({ value: 'a@b.co', kind: 'email', user_id: 'u1', created_at })
+      .values({ id: 'i1', value: 'a@b.co', kind: 'email', user_id: 'u1', created_at })
       .execute();
     await createSession(db(), 'u1', { idleHours: 24, maxDays: 7 }, NOW);
     await db().deleteFrom('users').where('id', '=', 'u1').execute();
@@ -160,12 +161,18 @@ describe.each(DIALECTS)('storage on %s', (dialect) => {
     expect(await db().selectFrom('sessions').selectAll().execute()).toEqual([]);
   });
 
-  it('refuses an identity kind other than phone or email', async () => {
+  it('refuses an identity kind other than phone, email or wallet', async () => {
     await db().insertInto('users').values({ id: 'u1', created_at: NOW.toISOString() }).execute();
     await expectConstraintViolation(
       db()
         .insertInto('identities')
-        .values({ value: 'x', kind: 'fax' as 'email', user_id: 'u1', created_at: NOW.toISOString() })
+        .values({
+          id: 'i1',
+          value: 'x',
+          kind: 'fax' as 'email',
+          user_id: 'u1',
+          created_at: NOW.toISOString(),
+        })
         .execute(),
       'check',
       'kind',

@@ -46,6 +46,8 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
     twilio: undefined,
     allowlist: null,
     maxUsers: null,
+    maxSignInMethods: 5,
+    walletConnect: null,
     localChain: null,
     rpcUrls: {},
     session: { idleHours: 24, maxDays: 7 },

@@ -3,6 +3,7 @@
  * codes it may answer, declared once with TypeBox. The server registers its routes with these schemas (so it
  * validates, serializes and documents them); clients import the static types only (`import type`).
  */
+export * from './account.js';
 export * from './activity.js';
 export * from './auth.js';
 export * from './defineRoute.js';
@@ -12,5 +13,6 @@ export * from './recipients.js';
 export * from './recovery.js';
 export * from './routes.js';
 export * from './shapes.js';
+export * from './siwe.js';
 export * from './system.js';
 export * from './wallet.js';

@@ -13,10 +13,27 @@ export type OtpChannel = Static<typeof ChannelSchema>;
 
 export const UserSchema = Type.Object({
   id: Type.String({ format: 'uuid' }),
-  phone: Type.Union([Type.String(), Type.Null()], { description: 'E.164, or null for an e-mail account.' }),
-  email: Type.Union([Type.String(), Type.Null()], {
-    description: 'Lower-case, or null for a phone account.',
+  phone: Type.Union([Type.String(), Type.Null()], {
+    description: 'The first phone number linked (E.164), or null when there is none.',
   }),
+  email: Type.Union([Type.String(), Type.Null()], {
+    description: 'The first e-mail address linked (lower-case), or null when there is none.',
+  }),
+  wallet: Type.Union(
+    [
+      Type.Object({
+        address: HexString({ description: 'EIP-55 checksummed.' }),
+        kind: Type.Enum(['embedded', 'external']),
+      }),
+      Type.Null(),
+    ],
+    {
+      description:
+        'The wallet the account sends and receives with: its embedded wallet when it has one, else the first ' +
+        'wallet it linked (`external`: the person signs in that wallet, Dial holds none of its key); null ' +
+        'before an embedded wallet is made.',
+    },
+  ),
   createdAt: Type.String({ format: 'date-time' }),
 });
 

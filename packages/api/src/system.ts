@@ -80,6 +80,16 @@ export const configRoute = defineRoute({
       onramp: Type.Union([OnrampInfoSchema, Type.Null()], {
         description: 'Funding through the on-ramp; null when it is not offered.',
       }),
+      walletConnect: Type.Union(
+        [
+          Type.Object({
+            projectId: Type.String(),
+            relayUrl: Type.String({ description: 'ws:// or wss://' }),
+          }),
+          Type.Null(),
+        ],
+        { description: 'Sign-in through WalletConnect; null when it is not offered.' },
+      ),
     }),
   },
   errors: [],

@@ -42,6 +42,20 @@ export type ErrorCode =
   | 'wallet_address_taken'
   | 'not_your_transaction'
   | 'transfer_mismatch'
+  | 'siwe_message_invalid'
+  | 'siwe_domain_mismatch'
+  | 'siwe_uri_mismatch'
+  | 'siwe_chain_unsupported'
+  | 'siwe_issued_at_invalid'
+  | 'siwe_expired'
+  | 'siwe_not_yet_valid'
+  | 'siwe_nonce_invalid'
+  | 'siwe_nonce_used'
+  | 'siwe_signature_invalid'
+  | 'method_taken'
+  | 'method_already_linked'
+  | 'last_method'
+  | 'methods_limit_reached'
   | 'proof_of_work_required'
   | 'method_not_allowed'
   | 'request_timeout'
@@ -187,6 +201,70 @@ export const ERROR_CATALOGUE: Readonly<Record<ErrorCode, ErrorSpec>> = {
     status: 400,
     message:
       'The network shows this transaction with another recipient, amount or asset, so it was not added to your activity.',
+  },
+  siwe_message_invalid: {
+    status: 400,
+    message:
+      'That sign-in message is not a valid Sign-In with Ethereum message. Start signing in with your wallet again.',
+  },
+  siwe_domain_mismatch: {
+    status: 400,
+    message:
+      'That sign-in message was made for another website, so it was refused. Sign in from this page again.',
+  },
+  siwe_uri_mismatch: {
+    status: 400,
+    message:
+      'That sign-in message names another web address, so it was refused. Sign in from this page again.',
+  },
+  siwe_chain_unsupported: {
+    status: 400,
+    message:
+      'That sign-in message is for a network Dial does not support. Switch your wallet to a supported network and try again.',
+  },
+  siwe_issued_at_invalid: {
+    status: 400,
+    message:
+      "That sign-in message's time is wrong: it was made in the future or too long ago. Check your device's clock and sign in again.",
+  },
+  siwe_expired: {
+    status: 400,
+    message: 'That sign-in message has expired. Sign in with your wallet again.',
+  },
+  siwe_not_yet_valid: {
+    status: 400,
+    message: "That sign-in message is not valid yet. Check your device's clock and sign in again.",
+  },
+  siwe_nonce_invalid: {
+    status: 400,
+    message:
+      'That sign-in message was not started on this browser, or was started too long ago. Sign in with your wallet again.',
+  },
+  siwe_nonce_used: {
+    status: 400,
+    message: 'That sign-in message was already used. Sign in with your wallet again.',
+  },
+  siwe_signature_invalid: {
+    status: 401,
+    message:
+      'The signature does not match the wallet in the sign-in message. Sign again with the same wallet.',
+  },
+  method_taken: {
+    status: 409,
+    message:
+      'That phone number, e-mail address or wallet is already a sign-in method of another Dial account.',
+  },
+  method_already_linked: {
+    status: 409,
+    message: 'That is already one of your sign-in methods.',
+  },
+  last_method: {
+    status: 409,
+    message: 'That is your only way to sign in, so it cannot be removed. Add another sign-in method first.',
+  },
+  methods_limit_reached: {
+    status: 409,
+    message: 'You have as many sign-in methods as this Dial server allows. Remove one before adding another.',
   },
   proof_of_work_required: {
     status: 403,

@@ -3,14 +3,13 @@ import type { AppContext } from '../appContext.js';
 import { deriveKey } from '../crypto/deriveKey.js';
 import type { Channel } from '../delivery/index.js';
 import type { TypedApp } from '../http/typedApp.js';
-import { notifyOwner } from '../notices/notifyOwner.js';
 import { signInBudget } from './codeBudgets.js';
-import { deviceHashOf, ensureDevice, rememberDevice } from './devices.js';
+import { deviceHashOf, ensureDevice } from './devices.js';
 import { normalizeTarget } from './normalizeTarget.js';
 import { type CodeSlot, consumeCode } from './otpCodes.js';
 import { proofKeysFrom } from './proofOfWork.js';
 import { sendCode } from './sendCode.js';
-import { createSession, endSession, SESSION_COOKIE, setSessionCookie } from './sessions.js';
+import { startSignedInSession } from './startSignedInSession.js';
 import { findOrCreateUser } from './users.js';
 
 /** What a channel without a provider answers in production (400 `invalid_data` with this message). */
@@ -83,22 +82,14 @@ export function registerOtpRoutes(app: TypedApp, ctx: AppContext): void {
       );
       await consumeCode(ctx.db, slot, code, { otpKey: ctx.keys.otp, now, maxAttempts: policy.maxAttempts });
 
+      const kind = channel === 'sms' ? 'phone' : 'email';
       const { user, isNewUser } = await findOrCreateUser(
         ctx.db,
-        { kind: channel === 'sms' ? 'phone' : 'email', value: target.identifier },
+        { kind, value: target.identifier },
         { allowlist: ctx.config.allowlist, maxUsers: ctx.config.maxUsers },
         now,
       );
-      // Session fixation: whatever session cookie came with this request is ended, never adopted.
-      const previous = request.cookies[SESSION_COOKIE];
-      if (previous !== undefined) await endSession(ctx.db, previous);
-      const { token, expiresAt } = await createSession(ctx.db, user.id, ctx.config.session, now);
-      setSessionCookie(reply, ctx, token, expiresAt);
-
-      // This browser is now known to the account (its device cookie renewed for a year); the owner hears of a
-      // sign-in from a browser the account had not used, except on the sign-up that created the account.
-      const { isNewDevice } = await rememberDevice(ctx.db, user.id, ensureDevice(request, reply, ctx), now);
-      if (isNewDevice && !isNewUser) await notifyOwner(ctx, user, 'new-browser-sign-in', request.log);
+      await startSignedInSession(request, reply, ctx, { user, isNewUser, method: kind });
       return { user, isNewUser };
     },
   );

@@ -1,10 +1,10 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { DialError } from '@dial/core';
 import type { CookieSerializeOptions } from '@fastify/cookie';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { AppContext } from '../appContext.js';
-import type { Database } from '../db/database.js';
+import type { Database, IdentityKind } from '../db/database.js';
 import { findUser, type User } from './users.js';
 
 /** The session cookie's name. */
@@ -38,26 +38,42 @@ export function hashToken(token: string): string {
   return createHash('sha256').update(token, 'utf8').digest('hex');
 }
 
+/** What a session records about how it started, for its owner's sessions list. */
+export interface SessionOrigin {
+  /** The browser's `User-Agent`; cut to {@link MAX_USER_AGENT_LENGTH} characters. */
+  userAgent?: string | undefined;
+  /** The kind of sign-in method that started it. */
+  method?: IdentityKind | undefined;
+}
+
+/** The longest `User-Agent` a session keeps. */
+export const MAX_USER_AGENT_LENGTH = 512;
+
 /** Starts a session for a user: a new random 256-bit token (base64url), stored as its hash only. */
 export async function createSession(
   db: Kysely<Database>,
   userId: string,
   policy: SessionPolicy,
   now: Date,
-): Promise<{ token: string; expiresAt: Date }> {
+  origin: SessionOrigin = {},
+): Promise<{ token: string; expiresAt: Date; id: string }> {
   const token = randomBytes(32).toString('base64url');
+  const id = randomUUID();
   const expiresAt = new Date(now.getTime() + policy.maxDays * 24 * HOUR_MS);
   await db
     .insertInto('sessions')
     .values({
       token_hash: hashToken(token),
+      id,
+      user_agent: origin.userAgent?.slice(0, MAX_USER_AGENT_LENGTH) ?? null,
+      method: origin.method ?? null,
       user_id: userId,
       created_at: now.toISOString(),
       last_seen_at: now.toISOString(),
       expires_at: expiresAt.toISOString(),
     })
     .execute();
-  return { token, expiresAt };
+  return { token, expiresAt, id };
 }
 
 /**

@@ -6,13 +6,25 @@ import type { Database, IdentityKind } from '../db/database.js';
 import { dialectOf } from '../db/dialectOf.js';
 import { isUniqueViolation } from '../db/isUniqueViolation.js';
 
+/**
+ * The wallet an account sends and receives with: its embedded wallet when it has one, else the first wallet it
+ * linked as a sign-in method (an external wallet, which signs in its own app: Dial holds none of its key).
+ */
+export interface AccountWallet {
+  /** EIP-55 checksummed. */
+  address: `0x${string}`;
+  kind: 'embedded' | 'external';
+}
+
 /** A user as the API shows it. */
 export interface User {
   id: string;
-  /** E.164, or `null` for an e-mail account. */
+  /** The first phone number linked (E.164), or `null` when there is none. */
   phone: string | null;
-  /** Lower-case, or `null` for a phone account. */
+  /** The first e-mail address linked (lower-case), or `null` when there is none. */
   email: string | null;
+  /** The account's wallet ({@link AccountWallet}); `null` before an embedded wallet is made. */
+  wallet: AccountWallet | null;
   /** ISO 8601. */
   createdAt: string;
 }
@@ -36,11 +48,25 @@ export async function findUser(db: Kysely<Database>, userId: string): Promise<Us
     .selectFrom('identities')
     .select(['kind', 'value'])
     .where('user_id', '=', userId)
+    .orderBy('created_at')
+    .orderBy('value')
     .execute();
+  const embedded = await db
+    .selectFrom('wallets')
+    .select('address')
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  const external = identities.find((identity) => identity.kind === 'wallet')?.value;
   return {
     id: user.id,
     phone: identities.find((identity) => identity.kind === 'phone')?.value ?? null,
     email: identities.find((identity) => identity.kind === 'email')?.value ?? null,
+    wallet:
+      embedded !== undefined
+        ? { address: embedded.address as `0x${string}`, kind: 'embedded' }
+        : external !== undefined
+          ? { address: external as `0x${string}`, kind: 'external' }
+          : null,
     createdAt: user.created_at,
   };
 }
@@ -76,7 +102,12 @@ export async function findOrCreateUser(
   if (existing !== undefined) return { user: await loadUser(db, existing), isNewUser: false };
 
   if (policy.allowlist !== null) {
-    const allowed = identity.kind === 'email' ? policy.allowlist.emails : policy.allowlist.phones;
+    const allowed =
+      identity.kind === 'email'
+        ? policy.allowlist.emails
+        : identity.kind === 'phone'
+          ? policy.allowlist.phones
+          : policy.allowlist.wallets;
     if (!allowed.includes(identity.value)) throw new DialError('allowlist_rejected');
   }
 
@@ -92,7 +123,13 @@ export async function findOrCreateUser(
       await trx.insertInto('users').values({ id, created_at: createdAt }).execute();
       await trx
         .insertInto('identities')
-        .values({ value: identity.value, kind: identity.kind, user_id: id, created_at: createdAt })
+        .values({
+          id: randomUUID(),
+          value: identity.value,
+          kind: identity.kind,
+          user_id: id,
+          created_at: createdAt,
+        })
         .execute();
       return { id, isNew: true };
     });

@@ -15,6 +15,8 @@ export interface Allowlist {
   emails: readonly string[];
   /** E.164 numbers. */
   phones: readonly string[];
+  /** Wallet addresses, EIP-55 checksummed (for Sign-In with Ethereum sign-ups). */
+  wallets: readonly string[];
 }
 
 /** The local development chain (31337) the dev routes use, when it is on. */
@@ -121,6 +123,10 @@ export interface AppConfig {
   allowlist: Allowlist | null;
   /** `null`: no limit. */
   maxUsers: number | null;
+  /** `MAX_SIGN_IN_METHODS`: the most sign-in methods (phones, e-mails, wallets) one account may link. */
+  maxSignInMethods: number;
+  /** WalletConnect (`WALLETCONNECT_PROJECT_ID`, `WALLETCONNECT_RELAY_URL`); `null`: the route is not offered. */
+  walletConnect: { projectId: string; relayUrl: string } | null;
   /** `null`: no local chain, no faucet, no `/api/dev/chain`. */
   localChain: LocalChainConfig | null;
   /**

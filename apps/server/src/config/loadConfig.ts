@@ -128,6 +128,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): LoadedConfig {
     twilio,
     allowlist: v.ALLOWLIST ?? null,
     maxUsers: v.MAX_USERS ?? null,
+    maxSignInMethods: v.MAX_SIGN_IN_METHODS,
+    walletConnect: walletConnectOf(v, environment),
     localChain,
     rpcUrls: v['RPC_URL_<chainId>'],
     session: { idleHours: v.SESSION_IDLE_HOURS, maxDays: v.SESSION_MAX_DAYS },
@@ -203,4 +205,22 @@ function onrampOf(
     btcAddress: v.ONRAMP_BTC_ADDRESS ?? null,
     solAddress: v.ONRAMP_SOL_ADDRESS ?? null,
   };
+}
+
+/** WalletConnect's settings: both variables or neither; a `wss://` relay in production. */
+function walletConnectOf(v: ConfigValues, environment: AppConfig['environment']): AppConfig['walletConnect'] {
+  const projectId = v.WALLETCONNECT_PROJECT_ID;
+  const relayUrl = v.WALLETCONNECT_RELAY_URL;
+  if ((projectId === undefined) !== (relayUrl === undefined)) {
+    throw new ConfigError(
+      'Set both WALLETCONNECT_PROJECT_ID and WALLETCONNECT_RELAY_URL to offer WalletConnect, or neither.',
+    );
+  }
+  if (projectId === undefined || relayUrl === undefined) return null;
+  if (environment === 'production' && !relayUrl.startsWith('wss:')) {
+    throw new ConfigError(
+      `WALLETCONNECT_RELAY_URL must be a wss:// URL in production, not ${JSON.stringify(relayUrl)}.`,
+    );
+  }
+  return { projectId, relayUrl };
 }

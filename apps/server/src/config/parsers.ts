@@ -105,6 +105,30 @@ export const rpcUrl: Parser<string> = (value, name) => {
   return value;
 };
 
+/** A ws:// or wss:// URL, kept as written (production requires wss://: a cross-variable rule). */
+export const webSocketUrl: Parser<string> = (value, name) => {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError(`${name} must be a ws:// or wss:// URL, not ${JSON.stringify(value)}.`);
+  }
+  if (url.protocol !== 'ws:' && url.protocol !== 'wss:') {
+    throw new ConfigError(`${name} must be a ws:// or wss:// URL, not ${JSON.stringify(value)}.`);
+  }
+  return value;
+};
+
+/** A WalletConnect project id: 32 hex digits. */
+export const walletConnectProjectId: Parser<string> = (value, name) => {
+  if (!/^[0-9a-f]{32}$/i.test(value)) {
+    throw new ConfigError(
+      `${name} must be a WalletConnect project id (32 hex digits), not ${JSON.stringify(value)}.`,
+    );
+  }
+  return value.toLowerCase();
+};
+
 /** `DATABASE_URL`: a PostgreSQL URL. */
 export const postgresUrl: Parser<string> = (value) => {
   if (!/^postgres(ql)?:\/\//.test(value)) {

@@ -25,6 +25,8 @@ import {
   solanaAddress,
   text,
   timeoutSeconds,
+  walletConnectProjectId,
+  webSocketUrl,
 } from './parsers.js';
 import { parseTrustProxy } from './parseTrustProxy.js';
 import type { ConfigEntry } from './variable.js';
@@ -165,7 +167,8 @@ export const CONFIG_VARIABLES = {
     parse: parseAllowlist,
     defaultDoc: 'unset (anyone may sign up)',
     doc:
-      'Comma-separated e-mail addresses and phone numbers (`+44…`) allowed to create an account; ' +
+      'Comma-separated e-mail addresses, phone numbers (`+44…`) and wallet addresses (`0x…`, for ' +
+      'sign-in with a wallet) allowed to create an account; ' +
       'others get `allowlist_rejected`. Existing users always sign in.',
   },
   MAX_USERS: {
@@ -174,6 +177,27 @@ export const CONFIG_VARIABLES = {
     doc:
       'The most accounts this server creates; further sign-ups get `max_accounts_reached`. Existing ' +
       'users always sign in.',
+  },
+  MAX_SIGN_IN_METHODS: {
+    default: '5',
+    parse: integer(1, 100),
+    doc:
+      'The most sign-in methods (phone numbers, e-mail addresses, wallets) one account may link; ' +
+      'linking more gets `methods_limit_reached`.',
+  },
+  WALLETCONNECT_PROJECT_ID: {
+    parse: walletConnectProjectId,
+    defaultDoc: 'unset (no WalletConnect)',
+    doc:
+      'Your WalletConnect (Reown) project id, 32 hex digits. With `WALLETCONNECT_RELAY_URL`, sign-in ' +
+      'offers "WalletConnect" (a QR code a wallet on another device scans); without both it is not offered.',
+  },
+  WALLETCONNECT_RELAY_URL: {
+    parse: webSocketUrl,
+    defaultDoc: 'unset (no WalletConnect)',
+    doc:
+      'The WalletConnect relay the browser connects to, `wss://…` (`wss://relay.walletconnect.com` is ' +
+      "WalletConnect's own); `ws://` only outside production.",
   },
   LOCAL_CHAIN: {
     parse: oneOf(['on', 'off']),

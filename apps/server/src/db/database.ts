@@ -20,6 +20,7 @@ export interface Database {
   proof_of_work_uses: ProofOfWorkUsesTable;
   account_events: AccountEventsTable;
   wallet_challenges: WalletChallengesTable;
+  siwe_nonces: SiweNoncesTable;
 }
 
 export interface UsersTable {
@@ -27,14 +28,24 @@ export interface UsersTable {
   created_at: string;
 }
 
-/** How a user signs in: a phone number (E.164) or an e-mail address (lower-case). */
-export type IdentityKind = 'phone' | 'email';
+/**
+ * How a user signs in (a sign-in method): a phone number (E.164), an e-mail address (lower-case) or a wallet
+ * they already had (its EIP-55 checksummed address, proven by a Sign-In with Ethereum signature).
+ */
+export type IdentityKind = 'phone' | 'email' | 'wallet';
 
 export interface IdentitiesTable {
-  /** E.164 or the normalised e-mail address; unique across all users. */
+  /** A UUID naming the method in URLs (`/api/auth/methods/:id`) without its value. */
+  id: string;
+  /** E.164, the normalised e-mail address or the checksummed address; unique across all users. */
   value: string;
   kind: IdentityKind;
   user_id: string;
+  /**
+   * 1: others may find this phone number's owner for send-to-phone; 0: the owner turned that off. Only a
+   * phone number's is read.
+   */
+  findable: ColumnType<number, number | undefined, number>;
   created_at: string;
 }
 
@@ -66,6 +77,12 @@ export interface OtpCodesTable {
 export interface SessionsTable {
   /** SHA-256 of the cookie's token, hex. Never the token itself. */
   token_hash: string;
+  /** A UUID naming the session in the sessions list and its URLs; never the token or its hash. */
+  id: string;
+  /** The browser's `User-Agent` at sign-in, at most 512 characters; null when it sent none. */
+  user_agent: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The kind of sign-in method that started the session; null for sessions from before migration 0008. */
+  method: ColumnType<IdentityKind | null, IdentityKind | null | undefined, IdentityKind | null>;
   user_id: string;
   created_at: string;
   last_seen_at: string;
@@ -224,12 +241,39 @@ export interface ProofOfWorkUsesTable {
 }
 
 /** What the owner of an account is told about (`notifyOwner`). */
-export type AccountEventKind = 'shares-rotated' | 'recovery-changed' | 'key-exported' | 'new-browser-sign-in';
+export type AccountEventKind =
+  | 'shares-rotated'
+  | 'recovery-changed'
+  | 'key-exported'
+  | 'new-browser-sign-in'
+  | 'method-linked'
+  | 'method-removed';
 
 /** An event the owner was sent a notice about. */
 export interface AccountEventsTable {
   id: string;
   user_id: string;
   kind: AccountEventKind;
+  created_at: string;
+}
+
+/** What a Sign-In with Ethereum nonce is for: signing in, or linking a wallet to the signed-in account. */
+export type SiweNoncePurpose = 'sign-in' | 'link';
+
+/**
+ * A nonce for a Sign-In with Ethereum message: single use, 10 minutes. A sign-in nonce is bound to the
+ * browser that asked for it, a link nonce to the session that asked for it.
+ */
+export interface SiweNoncesTable {
+  /** SHA-256 of the nonce, hex. Never the nonce itself. */
+  nonce_hash: string;
+  purpose: SiweNoncePurpose;
+  /** SHA-256 of the `dial_device` cookie that asked (sign-in); null for a link nonce. */
+  device_hash: string | null;
+  /** SHA-256 of the session token that asked (link); null for a sign-in nonce. */
+  session_hash: string | null;
+  expires_at: string;
+  /** When a message with it was accepted; null while unused. Kept (until swept) so a replay is told apart. */
+  used_at: string | null;
   created_at: string;
 }

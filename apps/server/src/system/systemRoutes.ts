@@ -70,6 +70,7 @@ export function registerSystemRoutes(
       faucet: options.localChain,
       channels: (['sms', 'email'] as const).filter((channel) => ctx.transports[channel] !== undefined),
       rpcUrls: ctx.config.rpcUrls,
+      walletConnect: ctx.config.walletConnect,
       onramp:
         options.onramp === null
           ? null

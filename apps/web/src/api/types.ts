@@ -23,8 +23,8 @@ export type {
 } from '@dial/api';
 
 /**
- * `GET /api/config`. Older servers leave out `channels` (then both), `rpcUrls` (none) and `onramp` (not
- * offered).
+ * `GET /api/config`. Older servers leave out `channels` (then both), `rpcUrls` (none), `onramp` and
+ * `walletConnect` (not offered).
  */
-export type AppConfig = Omit<PublicConfig, 'channels' | 'rpcUrls' | 'onramp'> &
-  Partial<Pick<PublicConfig, 'channels' | 'rpcUrls' | 'onramp'>>;
+export type AppConfig = Omit<PublicConfig, 'channels' | 'rpcUrls' | 'onramp' | 'walletConnect'> &
+  Partial<Pick<PublicConfig, 'channels' | 'rpcUrls' | 'onramp' | 'walletConnect'>>;

@@ -6,6 +6,7 @@ import * as onramp from './0004_onramp.js';
 import * as walletProofs from './0005_wallet_proofs.js';
 import * as codesDevicesNotices from './0006_codes_devices_notices.js';
 import * as transferChecks from './0007_transfer_checks.js';
+import * as walletSignInMethodsSessions from './0008_wallet_sign_in_methods_sessions.js';
 
 /**
  * Every migration, by name, in the order they run. A static list rather than a folder read at run time, so
@@ -19,6 +20,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0005_wallet_proofs': walletProofs,
   '0006_codes_devices_notices': codesDevicesNotices,
   '0007_transfer_checks': transferChecks,
+  '0008_wallet_sign_in_methods_sessions': walletSignInMethodsSessions,
 };
 
 /** Kysely's `MigrationProvider` over {@link MIGRATIONS}. */

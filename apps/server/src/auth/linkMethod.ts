@@ -1,0 +1,92 @@
+import { randomUUID } from 'node:crypto';
+import { DialError } from '@dial/core';
+import { type Kysely, sql } from 'kysely';
+import type { Database, IdentityKind } from '../db/database.js';
+import { dialectOf } from '../db/dialectOf.js';
+import { isUniqueViolation } from '../db/isUniqueViolation.js';
+
+/** A sign-in method as its owner sees it (`GET /api/auth/methods`). */
+export interface SignInMethod {
+  id: string;
+  kind: IdentityKind;
+  /** In full: the owner is the one asking. */
+  value: string;
+  /** A phone number's findability for send-to-phone; `null` for e-mail addresses and wallets. */
+  findable: boolean | null;
+  createdAt: string;
+}
+
+/** A row of `identities` as its owner sees it. */
+export function toSignInMethod(row: {
+  id: string;
+  kind: IdentityKind;
+  value: string;
+  findable: number;
+  created_at: string;
+}): SignInMethod {
+  return {
+    id: row.id,
+    kind: row.kind,
+    value: row.value,
+    findable: row.kind === 'phone' ? row.findable === 1 : null,
+    createdAt: row.created_at,
+  };
+}
+
+/**
+ * Links a proven sign-in method (a phone number or e-mail address whose code was right, a wallet whose SIWE
+ * signature held) to a signed-in user. Call it only after the proof: its refusals tell whether the value
+ * belongs to another account.
+ *
+ * The cap holds under concurrency: on PostgreSQL the user's row is locked for the transaction, so two links
+ * of one user run one at a time on every server; on SQLite one process's transactions already do.
+ *
+ * @throws {DialError} `method_already_linked` (the user's own), `method_taken` (another user's),
+ * `methods_limit_reached` (the user has `maxMethods`).
+ */
+export async function linkMethod(
+  db: Kysely<Database>,
+  userId: string,
+  method: { kind: IdentityKind; value: string },
+  maxMethods: number,
+  now: Date,
+): Promise<SignInMethod> {
+  try {
+    return await db.transaction().execute(async (trx) => {
+      if (dialectOf(db) === 'postgres') {
+        await sql`select id from users where id = ${userId} for update`.execute(trx);
+      }
+      await refuseExisting(trx, userId, method.value);
+      const { count } = await trx
+        .selectFrom('identities')
+        .select((eb) => eb.fn.countAll<number | string | bigint>().as('count'))
+        .where('user_id', '=', userId)
+        .executeTakeFirstOrThrow();
+      if (Number(count) >= maxMethods) throw new DialError('methods_limit_reached');
+      const row = {
+        id: randomUUID(),
+        kind: method.kind,
+        value: method.value,
+        user_id: userId,
+        findable: 1,
+        created_at: now.toISOString(),
+      };
+      await trx.insertInto('identities').values(row).execute();
+      return toSignInMethod(row);
+    });
+  } catch (error) {
+    // Another request linked or signed up this value between the check and the insert.
+    if (isUniqueViolation(error)) await refuseExisting(db, userId, method.value);
+    throw error;
+  }
+}
+
+async function refuseExisting(db: Kysely<Database>, userId: string, value: string): Promise<void> {
+  const owner = await db
+    .selectFrom('identities')
+    .select('user_id')
+    .where('value', '=', value)
+    .executeTakeFirst();
+  if (owner === undefined) return;
+  throw new DialError(owner.user_id === userId ? 'method_already_linked' : 'method_taken');
+}

@@ -1,0 +1,193 @@
+// The signed-in person's own account: their sign-in methods (link, unlink, findability) and their sessions.
+import { OTP_CODE_LENGTH } from '@dial/core';
+import { type Static, Type } from 'typebox';
+import { defineRoute, RATE_LIMIT_ERRORS } from './defineRoute.js';
+import { ChannelSchema, OkSchema } from './shapes.js';
+import { SIWE_ERRORS, SignedSiweMessageSchema, SiweNonceSchema } from './siwe.js';
+
+const IdSchema = Type.String({ format: 'uuid' });
+
+export const SignInMethodSchema = Type.Object({
+  id: IdSchema,
+  kind: Type.Enum(['phone', 'email', 'wallet']),
+  value: Type.String({
+    description:
+      'In full (it is the owner asking): E.164, the lower-case e-mail address, or the checksummed address.',
+  }),
+  findable: Type.Union([Type.Boolean(), Type.Null()], {
+    description:
+      'Phone numbers: whether others may find this account by it for send-to-phone. Null for others.',
+  }),
+  createdAt: Type.String({ format: 'date-time' }),
+});
+
+export type SignInMethod = Static<typeof SignInMethodSchema>;
+
+const MethodAnswer = Type.Object({ method: SignInMethodSchema });
+/** What linking can be refused for, however the method was proven. */
+const LINK_ERRORS = ['method_taken', 'method_already_linked', 'methods_limit_reached'] as const;
+
+export const listMethodsRoute = defineRoute({
+  method: 'GET',
+  url: '/api/auth/methods',
+  tags: ['account'],
+  summary: "The signed-in person's sign-in methods, oldest first, and how many they may have.",
+  session: true,
+  response: {
+    200: Type.Object({
+      methods: Type.Array(SignInMethodSchema),
+      maxMethods: Type.Integer({ description: '`MAX_SIGN_IN_METHODS`.' }),
+    }),
+  },
+  errors: [],
+});
+
+export const linkCodeStartRoute = defineRoute({
+  method: 'POST',
+  url: '/api/auth/methods/code',
+  tags: ['account'],
+  summary: 'Sends a one-time code to a phone number or e-mail address the signed-in person wants to link.',
+  session: true,
+  body: Type.Object({ channel: ChannelSchema, to: Type.String({ minLength: 1, maxLength: 320 }) }),
+  response: {
+    200: Type.Object({
+      ok: Type.Literal(true),
+      channel: ChannelSchema,
+      to: Type.String({ description: 'E.164 or the lower-case e-mail address: send it as is to verify.' }),
+      resendAfterSeconds: Type.Integer(),
+      expiresInSeconds: Type.Integer(),
+    }),
+  },
+  errors: [
+    'invalid_phone',
+    'invalid_email',
+    'method_already_linked',
+    'methods_limit_reached',
+    'delivery_failed',
+    ...RATE_LIMIT_ERRORS,
+  ],
+});
+
+export const linkCodeVerifyRoute = defineRoute({
+  method: 'POST',
+  url: '/api/auth/methods/code/verify',
+  tags: ['account'],
+  summary: 'Checks the code; when it is right, links the phone number or e-mail address to the account.',
+  session: true,
+  body: Type.Object({
+    channel: ChannelSchema,
+    to: Type.String({ minLength: 1, maxLength: 320 }),
+    code: Type.String({ pattern: `^[0-9]{${OTP_CODE_LENGTH}}$` }),
+  }),
+  response: { 200: MethodAnswer },
+  errors: [
+    'invalid_phone',
+    'invalid_email',
+    'invalid_code',
+    'code_expired',
+    'code_attempts_exceeded',
+    ...LINK_ERRORS,
+    ...RATE_LIMIT_ERRORS,
+  ],
+});
+
+export const linkWalletNonceRoute = defineRoute({
+  method: 'POST',
+  url: '/api/auth/methods/wallet/nonce',
+  tags: ['account'],
+  summary: 'Issues a nonce for the SIWE message that links a wallet, bound to this session.',
+  session: true,
+  response: { 200: SiweNonceSchema },
+  errors: [...RATE_LIMIT_ERRORS],
+});
+
+export const linkWalletRoute = defineRoute({
+  method: 'POST',
+  url: '/api/auth/methods/wallet',
+  tags: ['account'],
+  summary: "Checks a signed SIWE message with a link nonce; when it holds, links the message's address.",
+  session: true,
+  body: SignedSiweMessageSchema,
+  response: { 200: MethodAnswer },
+  errors: [...SIWE_ERRORS, ...LINK_ERRORS, ...RATE_LIMIT_ERRORS],
+});
+
+export const updateMethodRoute = defineRoute({
+  method: 'PATCH',
+  url: '/api/auth/methods/:id',
+  tags: ['account'],
+  summary: "Turns a phone number's findability for send-to-phone on or off.",
+  session: true,
+  params: Type.Object({ id: IdSchema }),
+  body: Type.Object({ findable: Type.Boolean() }, { additionalProperties: false }),
+  response: { 200: MethodAnswer },
+  errors: ['not_found'],
+});
+
+export const removeMethodRoute = defineRoute({
+  method: 'POST',
+  url: '/api/auth/methods/:id/remove',
+  tags: ['account'],
+  summary: 'Unlinks a sign-in method; the last one cannot be removed.',
+  session: true,
+  params: Type.Object({ id: IdSchema }),
+  response: { 200: OkSchema },
+  errors: ['not_found', 'last_method'],
+});
+
+export const SessionInfoSchema = Type.Object({
+  id: IdSchema,
+  device: Type.String({
+    description: 'The browser and system, read from its User-Agent (e.g. "Chrome on macOS").',
+  }),
+  method: Type.Union([Type.Enum(['phone', 'email', 'wallet']), Type.Null()], {
+    description: 'How it signed in; null for sessions older than this field.',
+  }),
+  createdAt: Type.String({ format: 'date-time' }),
+  lastSeenAt: Type.String({ format: 'date-time' }),
+  current: Type.Boolean({ description: 'This request’s own session.' }),
+});
+
+export type SessionInfo = Static<typeof SessionInfoSchema>;
+
+export const listSessionsRoute = defineRoute({
+  method: 'GET',
+  url: '/api/auth/sessions',
+  tags: ['account'],
+  summary: "The signed-in person's live sessions, the most recently seen first.",
+  session: true,
+  response: { 200: Type.Object({ sessions: Type.Array(SessionInfoSchema) }) },
+  errors: [],
+});
+
+export const endSessionRoute = defineRoute({
+  method: 'POST',
+  url: '/api/auth/sessions/:id/end',
+  tags: ['account'],
+  summary: 'Ends one of the person’s sessions on every server at once (this one too: then it signs out).',
+  session: true,
+  params: Type.Object({ id: IdSchema }),
+  response: { 200: OkSchema },
+  errors: ['not_found'],
+});
+
+export const endOtherSessionsRoute = defineRoute({
+  method: 'POST',
+  url: '/api/auth/sessions/end-others',
+  tags: ['account'],
+  summary: 'Ends every session of the person but this one.',
+  session: true,
+  response: { 200: Type.Object({ ended: Type.Integer({ minimum: 0 }) }) },
+  errors: [],
+});
+
+export const logoutEverywhereRoute = defineRoute({
+  method: 'POST',
+  url: '/api/auth/logout/everywhere',
+  tags: ['account'],
+  summary:
+    'Signs out everywhere: ends every session of the person, this one included, and clears the cookie.',
+  session: true,
+  response: { 200: OkSchema },
+  errors: [],
+});
