@@ -10,7 +10,7 @@ import {
   type RawRelayClient,
 } from './testing/rawRelayClient.js';
 
-const PROJECT_ID = 'test-project-0123456789abcdef';
+const PROJECT_ID = '0123456789abcdef0123456789abcdef';
 const UA = 'wc-2/js-2.25.0/linux-20/node';
 
 const topic = () => randomBytes(32).toString('hex');
@@ -61,7 +61,13 @@ describe('the relay stand-in, at the WebSocket upgrade', () => {
   });
 
   it.each([
-    ['another project id', { projectId: 'someone-elses-project' }, 403, 'unknown projectId'],
+    ['another project id', { projectId: 'fedcba9876543210fedcba9876543210' }, 403, 'unknown projectId'],
+    [
+      'a project id that is not 32 hex digits',
+      { projectId: 'someone-elses-project' },
+      400,
+      'not 32 hex digits',
+    ],
     ['no project id', { projectId: undefined }, 400, 'projectId is missing'],
     ['no auth', { auth: undefined }, 401, 'auth is missing'],
     ['an auth that is no JWT', { auth: 'not-a-jwt' }, 401, 'not a JWT'],

@@ -12,7 +12,7 @@ import { RelayAuthError, verifyRelayAuth } from './relayAuth.js';
  * `irn_batchFetchMessages`, the session set-up methods `wc_proposeSession` and `wc_approveSession`, and
  * `irn_subscription` towards the client, which must acknowledge it), and it checks what it is sent:
  *
- * - at the WebSocket upgrade, the `projectId` (the one the stand-in was started with), the `auth` JWT (an
+ * - at the WebSocket upgrade, the `projectId` (32 hex digits, the one the stand-in was started with), the `auth` JWT (an
  *   Ed25519 `did:key` issuer, a valid signature, audience this relay's URL, not expired) and the `ua`;
  * - for each message, the JSON-RPC 2.0 shape, the method, each topic (64 lower-case hex digits), and the
  *   ttl and tag of each publish against the protocol's table ({@link PUBLISH_RULES}).
@@ -21,7 +21,7 @@ import { RelayAuthError, verifyRelayAuth } from './relayAuth.js';
  * `refusals`, so a test can assert that a real client was refused nothing.
  */
 export interface StartRelayStandInOptions {
-  /** The WalletConnect project id clients must connect with. */
+  /** The WalletConnect project id clients must connect with: 32 hex digits, as WalletConnect Cloud issues them. */
   projectId: string;
   /** The port on 127.0.0.1; a free one when left out. */
   port?: number;
@@ -77,6 +77,7 @@ const METHOD_NOT_FOUND = -32601;
 const INVALID_PARAMS = -32602;
 
 const TOPIC = /^[0-9a-f]{64}$/;
+const PROJECT_ID = /^[0-9a-f]{32}$/;
 const USER_AGENT = /^wc-2\/js-\d+\.\d+\.\d+/;
 /** The relay's limit on topics in one batch request. */
 const MAX_BATCH_TOPICS = 500;
@@ -133,6 +134,7 @@ class Refusal extends Error {
  * ```
  */
 export async function startRelayStandIn(options: StartRelayStandInOptions): Promise<RelayStandIn> {
+  if (!PROJECT_ID.test(options.projectId)) throw new Error('a WalletConnect project id is 32 hex digits');
   const now = options.now ?? Date.now;
   const connections: RelayConnection[] = [];
   const requests: RelayRequest[] = [];
@@ -179,6 +181,7 @@ export async function startRelayStandIn(options: StartRelayStandInOptions): Prom
     if (target.pathname !== '/') throw new Refusal(404, `no relay at path ${target.pathname}`);
     const projectId = target.searchParams.get('projectId');
     if (projectId === null || projectId === '') throw new Refusal(400, 'projectId is missing');
+    if (!PROJECT_ID.test(projectId)) throw new Refusal(400, `projectId ${projectId} is not 32 hex digits`);
     if (projectId !== options.projectId) throw new Refusal(403, `unknown projectId ${projectId}`);
     const auth = target.searchParams.get('auth');
     if (auth === null || auth === '') throw new Refusal(401, 'auth is missing');

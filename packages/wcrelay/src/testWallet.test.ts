@@ -6,7 +6,7 @@ import { afterEach, expect, it } from 'vitest';
 import { type RelayStandIn, startRelayStandIn } from './relayStandIn.js';
 import { startTestWallet, type TestWallet } from './testWallet.js';
 
-const PROJECT_ID = 'test-project-wallet';
+const PROJECT_ID = '00000000000000000000000000000abc';
 // A throwaway key: this test only signs.
 const PRIVATE_KEY = `0x${'11'.repeat(32)}` as const;
 

@@ -24,7 +24,7 @@ import {
   type WalletConnectConnection,
 } from './connectWithWalletConnect';
 
-const PROJECT_ID = 'dial-test-project-4f1c';
+const PROJECT_ID = '4f1c0000d1a10000000000000000c0de';
 const CHAIN_IDS = SUPPORTED_CHAINS.map((chain) => chain.id);
 const METADATA = { name: 'Dial', description: 'Dial in a test', url: 'http://localhost:8080', icons: [] };
 /** A whole second, so the session's expiry (in seconds) is exact in milliseconds too. */
@@ -292,7 +292,7 @@ describe('connectWithWalletConnect, through the relay stand-in to a WalletKit wa
     });
     await startRelay();
     const wallet = await startWallet();
-    const { connection, uri } = connect(wallet, { projectId: 'not-this-relays-project' });
+    const { connection, uri } = connect(wallet, { projectId: 'ffffffffffffffffffffffffffffffff' });
     let outcome: unknown;
     connection.catch((error: unknown) => {
       outcome = error;
@@ -304,7 +304,7 @@ describe('connectWithWalletConnect, through the relay stand-in to a WalletKit wa
     expect(relay.refusals[0]).toEqual({
       stage: 'connect',
       code: 403,
-      reason: 'unknown projectId not-this-relays-project',
+      reason: 'unknown projectId ffffffffffffffffffffffffffffffff',
     });
   });
 
