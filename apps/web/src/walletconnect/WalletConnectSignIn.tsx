@@ -33,10 +33,14 @@ export function WalletConnectSignIn({
   const { phase, retry } = useWalletConnectSignIn({ projectId, relayUrl, chainIds, onConnected });
   const linkRef = useRef<HTMLElement>(null);
   const retryRef = useRef<HTMLButtonElement>(null);
+  const headingRef = useRef<HTMLHeadingElement>(null);
   const uri = phase.name === 'waiting' ? phase.uri : '';
   const { copy, feedback } = useCopyText(uri, linkRef, 'link');
 
+  // Focus follows the panel: its heading when it (re)starts, so Escape still reaches it after "Try again";
+  // "Try again" itself after a failure.
   useEffect(() => {
+    if (phase.name === 'starting') headingRef.current?.focus();
     if (phase.name === 'failed') retryRef.current?.focus();
   }, [phase.name]);
 
@@ -49,7 +53,9 @@ export function WalletConnectSignIn({
 
   return (
     <section className="panel walletconnect" aria-labelledby="walletconnect-title" onKeyDown={onKeyDown}>
-      <h2 id="walletconnect-title">Connect a wallet with WalletConnect</h2>
+      <h2 id="walletconnect-title" ref={headingRef} tabIndex={-1}>
+        Connect a wallet with WalletConnect
+      </h2>
       {phase.name === 'starting' && (
         <p className="row" role="status">
           <span className="spinner" aria-hidden="true" />
