@@ -1,11 +1,13 @@
 import { lazy, Suspense } from 'react';
-import type { OtpChannel } from './api/types';
+import type { AppConfig, OtpChannel } from './api/types';
+import type { WalletSignIn } from './connect/useWalletSignIn';
 import { useSession } from './session/useSession';
 import { SignInFlow } from './sign-in/SignInFlow';
 import { ErrorMessage } from './ui/ErrorMessage';
 import { LoadFailureBoundary } from './ui/LoadFailureBoundary';
 import { StatusScreen } from './ui/StatusScreen';
 import { loadWalletScreen } from './wallet/loadWalletScreen';
+import { WalletConnectEntry } from './walletconnect/WalletConnectEntry';
 
 const WalletScreen = lazy(loadWalletScreen);
 
@@ -32,6 +34,7 @@ export function App() {
         {session.status === 'signed-out' && (
           <SignInFlow
             channels={usableChannels(session.config.channels)}
+            moreWallets={walletConnectEntry(session.config.walletConnect)}
             onSignedIn={signedIn}
             preloadNext={loadWalletScreen}
           />
@@ -56,4 +59,12 @@ export function App() {
 /** The channels to offer: the server's, or both when it does not say (or names none, a misconfiguration). */
 function usableChannels(channels: readonly OtpChannel[] | undefined): readonly OtpChannel[] {
   return channels !== undefined && channels.length > 0 ? channels : ['sms', 'email'];
+}
+
+/** "WalletConnect" on the sign-in screen when the server offers it. */
+function walletConnectEntry(walletConnect: AppConfig['walletConnect'] | undefined) {
+  if (walletConnect === null || walletConnect === undefined) return undefined;
+  return (walletSignIn: WalletSignIn) => (
+    <WalletConnectEntry walletConnect={walletConnect} walletSignIn={walletSignIn} />
+  );
 }

@@ -1,9 +1,13 @@
+import type { SiweNonce } from '@dial/api';
 import { DialError } from '@dial/core';
 import { getAddress, hexToNumber, isAddress, stringToHex } from 'viem';
 import { createSiweMessage } from 'viem/siwe';
 import { getSiweNonce, verifySiwe } from './siweApi';
 import { walletError } from './walletError';
 import type { WalletProvider } from './walletProvider';
+
+/** A nonce fetched earlier is used only with this much time left: signing may take the person a while. */
+const NONCE_MARGIN_MS = 60_000;
 
 /** What signing in is waiting for, for the status line. */
 export type WalletSignInStep = 'connecting' | 'signing' | 'verifying';
@@ -20,7 +24,8 @@ export interface WalletSignInResult {
  * wallet sign it (`personal_sign`) and sends it to be verified, which starts the session.
  *
  * `known` is an account and chain already connected (WalletConnect gives them): then the wallet is not asked
- * for them again. This module is loaded only once the person picks a wallet (it brings viem's SIWE code).
+ * for them again; and a nonce fetched before connecting (for its chain ids), used while it has a minute
+ * left. This module is loaded only once the person picks a wallet (it brings viem's SIWE code).
  *
  * @throws {DialError} `user_rejected` when the person declines in the wallet, `unsupported_chain` when no
  * chain fits, a server error of the nonce or verify routes, or `internal_error` for a wallet's odd answer.
@@ -28,13 +33,15 @@ export interface WalletSignInResult {
 export async function signInWithWallet(
   provider: WalletProvider,
   onStep: (step: WalletSignInStep) => void,
-  known?: { address: string; chainId?: number },
+  known?: { address: string; chainId?: number; nonce?: SiweNonce },
 ): Promise<WalletSignInResult> {
   onStep('connecting');
   const address =
     known?.address !== undefined ? checkedAddress(known.address) : await requestAccount(provider);
   const [nonce, walletChain] = await Promise.all([
-    getSiweNonce(),
+    known?.nonce !== undefined && Date.parse(known.nonce.expiresAt) - Date.now() > NONCE_MARGIN_MS
+      ? Promise.resolve(known.nonce)
+      : getSiweNonce(),
     known?.chainId !== undefined ? Promise.resolve(known.chainId) : readChainId(provider),
   ]);
   const chainId =

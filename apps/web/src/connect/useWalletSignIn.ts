@@ -1,3 +1,4 @@
+import type { SiweNonce } from '@dial/api';
 import { useCallback, useRef, useState } from 'react';
 import type { User } from '../api/types';
 import { keepConnectedWallet } from './connectedWallets';
@@ -16,6 +17,8 @@ export type WalletSignInProgress =
 export interface ConnectedAccount {
   address: string;
   chainId?: number;
+  /** A nonce fetched before connecting (its chain ids were proposed to the wallet). */
+  nonce?: SiweNonce;
 }
 
 /**

@@ -1,6 +1,7 @@
+import type { ReactNode } from 'react';
 import { useEffect } from 'react';
 import type { OtpChannel, User } from '../api/types';
-import { useWalletSignIn } from '../connect/useWalletSignIn';
+import { useWalletSignIn, type WalletSignIn } from '../connect/useWalletSignIn';
 import { WalletChoices } from '../connect/WalletChoices';
 import { CodeEntry } from './CodeEntry';
 import { getCountries } from './countryList';
@@ -10,6 +11,11 @@ import { useSignInFlow } from './useSignInFlow';
 interface SignInFlowProps {
   /** The channels the server can send codes on, in tab order. */
   channels: readonly OtpChannel[];
+  /**
+   * Another way to connect a wallet, after this browser's (WalletConnect, when the server offers it): the
+   * app passes it, so sign-in does not load WalletConnect's code.
+   */
+  moreWallets?: (walletSignIn: WalletSignIn) => ReactNode;
   onSignedIn(user: User): void;
   /**
    * Fetches what opens after sign-in (the wallet screen's chunk), called once the code step shows so it
@@ -19,7 +25,7 @@ interface SignInFlowProps {
 }
 
 /** Sign-in: the form, then the code. */
-export function SignInFlow({ channels, onSignedIn, preloadNext }: SignInFlowProps) {
+export function SignInFlow({ channels, moreWallets, onSignedIn, preloadNext }: SignInFlowProps) {
   const flow = useSignInFlow(channels[0] ?? 'sms');
   const walletSignIn = useWalletSignIn(onSignedIn);
   const onCodeStep = flow.step.name === 'code';
@@ -52,11 +58,7 @@ export function SignInFlow({ channels, onSignedIn, preloadNext }: SignInFlowProp
       checking={flow.checking}
       fieldRef={flow.fieldRef}
     >
-      {/* INTEGRATION(walletconnect): with `/api/config`'s walletConnect, `more` is a "WalletConnect" button
-          that lazily renders ../walletconnect/WalletConnectSignIn; its onConnected({ address, chainId, request })
-          calls walletSignIn.signIn({ info: WALLETCONNECT_INFO, provider: { request } }, { address, chainId })
-          (connect/walletProvider.ts), which keeps the connection for sending while the page lives. */}
-      <WalletChoices walletSignIn={walletSignIn} />
+      <WalletChoices walletSignIn={walletSignIn} more={moreWallets?.(walletSignIn)} />
     </SignIn>
   );
 }
