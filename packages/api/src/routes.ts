@@ -1,3 +1,14 @@
+import {
+  endOtherSessionsRoute,
+  endSessionRoute,
+  linkCodeStartRoute,
+  linkCodeVerifyRoute,
+  listMethodsRoute,
+  listSessionsRoute,
+  logoutEverywhereRoute,
+  removeMethodRoute,
+  updateMethodRoute,
+} from './account.js';
 import { checkTransferRoute, listActivityRoute, recordTransferRoute } from './activity.js';
 import {
   logoutRoute,
@@ -35,6 +46,15 @@ export const API_ROUTES: readonly ApiRoute[] = [
   logoutRoute,
   reauthStartRoute,
   reauthVerifyRoute,
+  listMethodsRoute,
+  linkCodeStartRoute,
+  linkCodeVerifyRoute,
+  updateMethodRoute,
+  removeMethodRoute,
+  listSessionsRoute,
+  endSessionRoute,
+  endOtherSessionsRoute,
+  logoutEverywhereRoute,
   walletChallengeRoute,
   registerWalletRoute,
   getWalletRoute,
