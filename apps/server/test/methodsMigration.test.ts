@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { type Kysely, Migrator } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { hashCode } from '../src/auth/otpCodes.js';
@@ -67,7 +68,7 @@ describe.each(DIALECTS)('migration 0008 (sign-in methods, sessions, SIWE nonces)
   }
 
   it('gives every identity an id, keeping its value, kind, owner and time, and makes it findable', async () => {
-    const shareEncryptionKey = deriveKey(new Uint8Array(32), 'test');
+    const shareEncryptionKey = new Uint8Array(randomBytes(32));
     await at0007(shareEncryptionKey);
     await migrateToLatest(db());
 
@@ -79,7 +80,7 @@ describe.each(DIALECTS)('migration 0008 (sign-in methods, sessions, SIWE nonces)
   });
 
   it('keeps sessions working with an id and no browser or method, and pending codes working', async () => {
-    const shareEncryptionKey = deriveKey(new Uint8Array(32), 'test');
+    const shareEncryptionKey = new Uint8Array(randomBytes(32));
     const { token, device } = await at0007(shareEncryptionKey);
     await migrateToLatest(db());
 
@@ -158,7 +159,7 @@ describe.each(DIALECTS)('migration 0008 (sign-in methods, sessions, SIWE nonces)
   });
 
   it('migrates down to 0007 keeping phone numbers, e-mail addresses and sessions, and up again', async () => {
-    const shareEncryptionKey = deriveKey(new Uint8Array(32), 'test');
+    const shareEncryptionKey = new Uint8Array(randomBytes(32));
     const { token } = await at0007(shareEncryptionKey);
     await migrateToLatest(db());
     // What 0008 allows and 0007 cannot hold: a wallet method, a link code, a turned-off phone, new notices.

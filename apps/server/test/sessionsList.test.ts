@@ -16,10 +16,8 @@ const FIREFOX_WINDOWS = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gec
 
 /** Signs in by e-mail from a browser of its own (its device cookie and User-Agent); returns the session token. */
 async function signInFrom(t: TestApp, to: string, userAgent?: string): Promise<string> {
-  const browser = {
-    device: newDevice(),
-    headers: userAgent === undefined ? {} : { 'user-agent': userAgent },
-  };
+  const headers: Record<string, string> = userAgent === undefined ? {} : { 'user-agent': userAgent };
+  const browser = { device: newDevice(), headers };
   const started = await t.post('/api/auth/otp/start', { channel: 'email', to }, browser);
   expect(started.statusCode, started.body).toBe(200);
   const verified = await t.post(
@@ -103,7 +101,7 @@ describe.each(DIALECTS)('the sessions list on %s', (dialect) => {
     const { token, response } = await t.signIn('sms', '+447400123456');
     await db()
       .updateTable('sessions')
-      .set({ method: null })
+      .set({ user_agent: null, method: null })
       .where('user_id', '=', response.json().user.id)
       .execute();
     expect(await listSessions(t, token)).toEqual([
