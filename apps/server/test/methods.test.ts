@@ -316,7 +316,7 @@ describe.each(DIALECTS)('linked sign-in methods on %s', (dialect) => {
         expect.objectContaining({
           channel: 'email',
           to: EMAIL,
-          subject: 'Dial: a new way to sign in was linked to your account',
+          subject: 'Dial: a new way to sign in was added to your account',
         }),
       ]);
       const events = await db().selectFrom('account_events').select('kind').execute();
