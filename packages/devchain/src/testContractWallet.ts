@@ -58,7 +58,7 @@ export function testContractWalletAddress(factory: Address, owner: Address, salt
   });
 }
 
-/** The call to the factory that deploys the wallet of `owner` with `salt`: what an ERC-6492 signature carries. */
+/** The factory call that deploys the wallet of `owner` with `salt`: what an ERC-6492 signature carries. */
 export function testContractWalletDeployCall(owner: Address, salt: Hex): Hex {
   return encodeFunctionData({
     abi: TEST_CONTRACT_WALLET_FACTORY_ABI,
