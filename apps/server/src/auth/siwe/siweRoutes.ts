@@ -30,6 +30,9 @@ const STATEMENTS = {
   link: 'Add this wallet as a way to sign in to your Dial account.',
 } as const;
 
+/** A SIWE message is lines: its routes let line feeds (only) through the control-character check. */
+const MULTILINE = { multilineBodyFields: ['message'] } as const;
+
 /**
  * Sign-In with Ethereum (EIP-4361): `POST /api/auth/siwe/nonce` and `/verify` sign in (and sign up) the
  * address of a wallet the person already has; `POST /api/auth/methods/wallet/nonce` and
@@ -92,19 +95,23 @@ export function registerSiweRoutes(app: TypedApp, ctx: AppContext): void {
     return nonceAnswer(request, issued, 'sign-in');
   });
 
-  app.post(siweVerifyRoute.url, { schema: siweVerifyRoute.schema }, async (request, reply) => {
-    // No device cookie: no nonce can match ('' is no SHA-256).
-    const binding: SiweNonceBinding = { purpose: 'sign-in', deviceHash: deviceHashOf(request) ?? '' };
-    const { address } = await proveSigned(request.body, binding, request.ip);
-    const { user, isNewUser } = await findOrCreateUser(
-      ctx.db,
-      { kind: 'wallet', value: address },
-      { allowlist: ctx.config.allowlist, maxUsers: ctx.config.maxUsers },
-      ctx.now(),
-    );
-    await startSignedInSession(request, reply, ctx, { user, isNewUser, method: 'wallet' });
-    return { user, isNewUser };
-  });
+  app.post(
+    siweVerifyRoute.url,
+    { schema: siweVerifyRoute.schema, config: MULTILINE },
+    async (request, reply) => {
+      // No device cookie: no nonce can match ('' is no SHA-256).
+      const binding: SiweNonceBinding = { purpose: 'sign-in', deviceHash: deviceHashOf(request) ?? '' };
+      const { address } = await proveSigned(request.body, binding, request.ip);
+      const { user, isNewUser } = await findOrCreateUser(
+        ctx.db,
+        { kind: 'wallet', value: address },
+        { allowlist: ctx.config.allowlist, maxUsers: ctx.config.maxUsers },
+        ctx.now(),
+      );
+      await startSignedInSession(request, reply, ctx, { user, isNewUser, method: 'wallet' });
+      return { user, isNewUser };
+    },
+  );
 
   app.post(
     linkWalletNonceRoute.url,
@@ -123,7 +130,7 @@ export function registerSiweRoutes(app: TypedApp, ctx: AppContext): void {
 
   app.post(
     linkWalletRoute.url,
-    { preHandler: app.requireUser, schema: linkWalletRoute.schema },
+    { preHandler: app.requireUser, schema: linkWalletRoute.schema, config: MULTILINE },
     async (request) => {
       const user = request.user!;
       const binding: SiweNonceBinding = { purpose: 'link', sessionHash: sessionHashOf(request) };
