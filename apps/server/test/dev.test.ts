@@ -113,6 +113,7 @@ describe('GET /api/config', () => {
       channels: ['sms', 'email'],
       rpcUrls: {},
       onramp: null,
+      walletConnect: null,
     });
   });
 
@@ -149,6 +150,7 @@ describe('GET /api/config', () => {
       channels: ['email'],
       rpcUrls: {},
       onramp: null,
+      walletConnect: null,
     });
   });
 
