@@ -129,6 +129,15 @@ describe('GET /api/config', () => {
     });
   });
 
+  it("gives WalletConnect's project id and relay URL when both are configured", async () => {
+    const walletConnect = {
+      projectId: '0123456789abcdef0123456789abcdef',
+      relayUrl: 'wss://relay.example.com',
+    };
+    const t = await createTestApp(db(), { config: { walletConnect } });
+    expect((await t.get('/api/config')).json().walletConnect).toEqual(walletConnect);
+  });
+
   it('offers neither without the local chain', async () => {
     const t = await createTestApp(db());
     expect((await t.get('/api/config')).json()).toMatchObject({ localChain: null, faucet: false });
