@@ -3,6 +3,8 @@ import {
   endSessionRoute,
   linkCodeStartRoute,
   linkCodeVerifyRoute,
+  linkWalletNonceRoute,
+  linkWalletRoute,
   listMethodsRoute,
   listSessionsRoute,
   logoutEverywhereRoute,
@@ -23,6 +25,7 @@ import { faucetRoute, localChainRoute, outboxRoute } from './dev.js';
 import { onrampSessionRoute } from './onramp.js';
 import { lookupRecipientRoute } from './recipients.js';
 import { getRecoveryRoute, recoveryFailedRoute, recoveryOprfRoute } from './recovery.js';
+import { siweNonceRoute, siweVerifyRoute } from './siwe.js';
 import { configRoute, healthRoute, readyRoute } from './system.js';
 import {
   getWalletRoute,
@@ -42,6 +45,10 @@ export const API_ROUTES: readonly ApiRoute[] = [
   configRoute,
   otpStartRoute,
   otpVerifyRoute,
+  siweNonceRoute,
+  siweVerifyRoute,
+  linkWalletNonceRoute,
+  linkWalletRoute,
   meRoute,
   logoutRoute,
   reauthStartRoute,
