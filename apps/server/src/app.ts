@@ -7,11 +7,14 @@ import type { Kysely } from 'kysely';
 import { registerActivityRoutes } from './activity/activityRoutes.js';
 import { startTransferCheckTimer, type TransferCheckTimer } from './activity/transferCheckTimer.js';
 import type { AppContext } from './appContext.js';
+import { registerAccountSessionRoutes } from './auth/accountSessionRoutes.js';
 import { chooseTransports } from './auth/chooseTransports.js';
+import { registerMethodRoutes } from './auth/methodRoutes.js';
 import { registerOtpRoutes } from './auth/otpRoutes.js';
 import { registerReauthRoutes } from './auth/reauthRoutes.js';
 import { registerSessionRoutes } from './auth/sessionRoutes.js';
 import { registerSessions, SESSION_COOKIE } from './auth/sessions.js';
+import { registerSiweRoutes } from './auth/siwe/siweRoutes.js';
 import { type ChainReader, createChainReader } from './chain/chainReader.js';
 import { type AppConfig, decideOnrampProvider, isLoopbackHost } from './config/index.js';
 import { deriveKey } from './crypto/deriveKey.js';
@@ -224,8 +227,11 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
     redis,
   });
   registerOtpRoutes(typed, ctx);
+  registerSiweRoutes(typed, ctx);
   registerSessionRoutes(typed, ctx);
   registerReauthRoutes(typed, ctx);
+  registerMethodRoutes(typed, ctx);
+  registerAccountSessionRoutes(typed, ctx);
   registerWalletRoutes(typed, ctx);
   registerRecoveryOprfRoutes(typed, ctx);
   registerRecipientRoutes(typed, ctx);

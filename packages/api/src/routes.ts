@@ -1,3 +1,16 @@
+import {
+  endOtherSessionsRoute,
+  endSessionRoute,
+  linkCodeStartRoute,
+  linkCodeVerifyRoute,
+  linkWalletNonceRoute,
+  linkWalletRoute,
+  listMethodsRoute,
+  listSessionsRoute,
+  logoutEverywhereRoute,
+  removeMethodRoute,
+  updateMethodRoute,
+} from './account.js';
 import { checkTransferRoute, listActivityRoute, recordTransferRoute } from './activity.js';
 import {
   logoutRoute,
@@ -12,6 +25,7 @@ import { faucetRoute, localChainRoute, outboxRoute } from './dev.js';
 import { onrampSessionRoute } from './onramp.js';
 import { lookupRecipientRoute } from './recipients.js';
 import { getRecoveryRoute, recoveryFailedRoute, recoveryOprfRoute } from './recovery.js';
+import { siweNonceRoute, siweVerifyRoute } from './siwe.js';
 import { configRoute, healthRoute, readyRoute } from './system.js';
 import {
   getWalletRoute,
@@ -31,10 +45,23 @@ export const API_ROUTES: readonly ApiRoute[] = [
   configRoute,
   otpStartRoute,
   otpVerifyRoute,
+  siweNonceRoute,
+  siweVerifyRoute,
+  linkWalletNonceRoute,
+  linkWalletRoute,
   meRoute,
   logoutRoute,
   reauthStartRoute,
   reauthVerifyRoute,
+  listMethodsRoute,
+  linkCodeStartRoute,
+  linkCodeVerifyRoute,
+  updateMethodRoute,
+  removeMethodRoute,
+  listSessionsRoute,
+  endSessionRoute,
+  endOtherSessionsRoute,
+  logoutEverywhereRoute,
   walletChallengeRoute,
   registerWalletRoute,
   getWalletRoute,

@@ -14,6 +14,11 @@ export type LimitName =
   | 'signInCodesPerIdentifierPerDay'
   | 'signInCodesPerKnownDevice'
   | 'reauthCodesPerUser'
+  | 'linkCodesPerUser'
+  | 'linkCodesPerIdentifier'
+  | 'siweNoncesPerIp'
+  | 'siweVerifiesPerIp'
+  | 'siweVerifiesPerAddress'
   | 'walletRecoveryPerUser'
   | 'walletChallengesPerUser'
   | 'walletLookupsPerUser'
@@ -64,6 +69,28 @@ export const RATE_LIMITS: RateLimits = Object.freeze({
   signInCodesPerKnownDevice: { max: 5, windowSeconds: HOUR },
   /** Re-authentication codes for one signed-in user (a budget apart from sign-in codes). */
   reauthCodesPerUser: { max: 5, windowSeconds: HOUR },
+  /**
+   * Link codes (`POST /api/auth/methods/code`) for one signed-in user: a budget apart from sign-in codes,
+   * so linking never spends a number's sign-in codes, nor a sign-in flood blocks linking.
+   */
+  linkCodesPerUser: { max: 5, windowSeconds: HOUR },
+  /**
+   * Link codes to one number or address, whichever accounts ask: bounds SMS pumping and the codes someone
+   * else's number receives (each asking account also spends its own budget).
+   */
+  linkCodesPerIdentifier: { max: 5, windowSeconds: HOUR },
+
+  // Sign-In with Ethereum (auth/siwe/): sign-in and link alike.
+  /** Nonces asked from one IP address: each is a row until swept. */
+  siweNoncesPerIp: { max: 30, windowSeconds: TEN_MINUTES },
+  /** Signed messages sent from one IP address. */
+  siweVerifiesPerIp: { max: 30, windowSeconds: TEN_MINUTES },
+  /**
+   * Signatures checked for one address. Counted only once a message has passed every check but its
+   * signature's (a nonce of the sender's own included), since a contract wallet's costs a call to the chain's
+   * RPC; garbage naming someone's address does not spend their budget.
+   */
+  siweVerifiesPerAddress: { max: 10, windowSeconds: TEN_MINUTES },
 
   // The wallet.
   /**
