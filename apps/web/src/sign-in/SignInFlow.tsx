@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import type { OtpChannel, User } from '../api/types';
 import { CodeEntry } from './CodeEntry';
+import { signInCodeRoutes } from './codeRoutes';
 import { getCountries } from './countryList';
 import { SignIn } from './SignIn';
 import { useSignInFlow } from './useSignInFlow';
@@ -18,7 +19,7 @@ interface SignInFlowProps {
 
 /** Sign-in: the form, then the code. */
 export function SignInFlow({ channels, onSignedIn, preloadNext }: SignInFlowProps) {
-  const flow = useSignInFlow(channels[0] ?? 'sms');
+  const flow = useSignInFlow(channels[0] ?? 'sms', signInCodeRoutes.send);
   const onCodeStep = flow.step.name === 'code';
 
   // While the code is typed, fetch the wallet screen's chunk so it opens without a wait.
@@ -30,6 +31,7 @@ export function SignInFlow({ channels, onSignedIn, preloadNext }: SignInFlowProp
     return (
       <CodeEntry
         challenge={flow.step.challenge}
+        routes={signInCodeRoutes}
         onVerified={onSignedIn}
         onResent={flow.resent}
         onBack={flow.back}
