@@ -25,7 +25,7 @@ import { ReceivePanel } from './ReceivePanel';
 import { useTestFunds } from './useTestFunds';
 
 /** The screens the wallet home switches between: itself, and those that share its network and balances. */
-export type WalletHomeScreen = Exclude<ScreenName, 'recovery-setup' | 'export'>;
+export type WalletHomeScreen = Exclude<ScreenName, 'recovery-setup' | 'export' | 'settings'>;
 
 interface WalletHomeProps {
   user: User;
@@ -200,6 +200,9 @@ export function WalletHome({ user, config, address, screen, onSignedOut }: Walle
       <ActivityPanel chains={chains} shownCount={activityShown} />
       <SecurityPanel />
 
+      <ScreenLink to={SCREEN_PATHS.settings} className="button button-link">
+        Settings
+      </ScreenLink>
       {signOut.error !== null && <ErrorMessage error={signOut.error} />}
       <button
         type="button"

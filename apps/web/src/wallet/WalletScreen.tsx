@@ -23,6 +23,8 @@ export interface WalletScreenProps {
 const RecoverWallet = lazy(() => import('../recovery/RecoverWallet'));
 const RecoverySetup = lazy(() => import('../recovery/RecoverySetup'));
 const ExportKey = lazy(() => import('../export/ExportKey'));
+// Settings (sign-in methods, sessions) is visited rarely: its own chunk too.
+const SettingsScreen = lazy(() => import('../settings/SettingsScreen'));
 
 /**
  * The signed-in part of the app (a lazy chunk): opens or creates the wallet, then shows the screen the URL
@@ -70,6 +72,16 @@ export default function WalletScreen({ user, config, onSignedOut }: WalletScreen
     replaceScreen(SCREEN_PATHS.home);
     onSignedOut();
   }, [onSignedOut]);
+
+  // Settings needs no key: it shows whatever the wallet's state (someone who lost this browser's share can
+  // still end their other sessions).
+  if (screen === 'settings') {
+    return (
+      <Suspense fallback={<StatusScreen message="Loading…" />}>
+        <SettingsScreen user={user} onSignedOut={signedOutHere} onSessionEnded={onSignedOut} />
+      </Suspense>
+    );
+  }
 
   switch (state.status) {
     case 'opening':
