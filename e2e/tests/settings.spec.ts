@@ -73,7 +73,7 @@ test('settings: links a phone number by code, turns findability off, ends other 
   const phone = uniqueUkMobile();
   await page.getByRole('button', { name: 'Add a phone number' }).click();
   await expect(page.getByRole('heading', { name: 'Add a phone number' })).toBeFocused();
-  await page.getByLabel('Phone number').fill(phone.national);
+  await page.getByRole('textbox', { name: 'Phone number' }).fill(phone.national);
   lastCodeAt.set(phone.e164, Date.now());
   const seen = await requestCode(page, phone.e164);
   await page.getByLabel('Verification code').fill(await readCode(page.request, phone.e164, seen));
