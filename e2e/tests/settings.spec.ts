@@ -93,7 +93,9 @@ test('settings: links a phone number by code, turns findability off, ends other 
   // Another Dial user finds the number on the send screen…
   const sender = await (await browser.newContext()).newPage();
   await sender.goto('/');
-  await signInWithEmail(sender, uniqueEmail('finder'));
+  const senderEmail = uniqueEmail('finder');
+  lastCodeAt.set(senderEmail, Date.now());
+  await signInWithEmail(sender, senderEmail);
   const masked = `*${phone.e164.slice(-4)}`;
   await expect(await lookUp(sender, phone.national)).toHaveText(
     `Dial user ${masked} · wallet ${address.slice(0, 6)}…${address.slice(-4)}`,
@@ -106,6 +108,20 @@ test('settings: links a phone number by code, turns findability off, ends other 
   await expect(await lookUp(sender, phone.national)).toHaveText(
     'No Dial user has verified that phone number, so there is no wallet to send to. Check the number.',
   );
+
+  // Another account's e-mail address cannot be linked, even with the code sent to it.
+  await page.getByRole('button', { name: 'Add an email address' }).click();
+  await page.getByLabel('Email address').fill(senderEmail);
+  await waitForCooldown(page, senderEmail);
+  const seenBySender = await requestCode(page, senderEmail);
+  await page.getByLabel('Verification code').fill(await readCode(page.request, senderEmail, seenBySender));
+  await expect(page.getByRole('alert')).toHaveText(
+    'That phone number, e-mail address or wallet is already a sign-in method of another Dial account.',
+  );
+  await page.getByRole('button', { name: 'Use a different email' }).click();
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  await expect(page.getByRole('heading', { name: 'Settings' })).toBeFocused();
+  await expect(methods.getByRole('listitem')).toHaveCount(2);
 
   // A second browser signs in to the same account: two sessions, this one marked.
   const other = await signInElsewhere(browser, email);
