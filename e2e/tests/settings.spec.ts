@@ -111,7 +111,7 @@ test('settings: links a phone number by code, turns findability off, ends other 
 
   // Another account's e-mail address cannot be linked, even with the code sent to it.
   await page.getByRole('button', { name: 'Add an email address' }).click();
-  await page.getByLabel('Email address').fill(senderEmail);
+  await page.getByRole('textbox', { name: 'Email address' }).fill(senderEmail);
   await waitForCooldown(page, senderEmail);
   const seenBySender = await requestCode(page, senderEmail);
   await page.getByLabel('Verification code').fill(await readCode(page.request, senderEmail, seenBySender));
