@@ -113,6 +113,7 @@ describe('GET /api/config', () => {
       channels: ['sms', 'email'],
       rpcUrls: {},
       onramp: null,
+      walletConnect: null,
     });
   });
 
@@ -126,6 +127,15 @@ describe('GET /api/config', () => {
       rpcUrl: '/api/dev/chain',
       usdc: null,
     });
+  });
+
+  it("gives WalletConnect's project id and relay URL when both are configured", async () => {
+    const walletConnect = {
+      projectId: '0123456789abcdef0123456789abcdef',
+      relayUrl: 'wss://relay.example.com',
+    };
+    const t = await createTestApp(db(), { config: { walletConnect } });
+    expect((await t.get('/api/config')).json().walletConnect).toEqual(walletConnect);
   });
 
   it('offers neither without the local chain', async () => {
@@ -149,6 +159,7 @@ describe('GET /api/config', () => {
       channels: ['email'],
       rpcUrls: {},
       onramp: null,
+      walletConnect: null,
     });
   });
 

@@ -113,6 +113,19 @@ describe('headers', () => {
     expect(connect.split(' ').slice(1).sort()).toEqual(["'self'", ...new Set(rpcOrigins)].sort());
   });
 
+  it("allows a WebSocket to the WalletConnect relay's origin only when WalletConnect is configured", async () => {
+    const connectSources = async (walletConnect: { projectId: string; relayUrl: string } | null) => {
+      const t = await createTestApp(db(), { config: { walletConnect } });
+      const csp = String((await t.get('/api/health')).headers['content-security-policy']);
+      return (csp.split('; ').find((directive) => directive.startsWith('connect-src')) ?? '').split(' ');
+    };
+    const relayUrl = 'wss://relay.example.com/v1?projectId=0123456789abcdef0123456789abcdef';
+    const withRelay = await connectSources({ projectId: '0123456789abcdef0123456789abcdef', relayUrl });
+    expect(withRelay).toContain('wss://relay.example.com');
+    expect(withRelay.join(' ')).not.toContain('projectId');
+    expect((await connectSources(null)).filter((source) => source.startsWith('ws'))).toEqual([]);
+  });
+
   it("allows an RPC_URL_<chainId> override's origin instead of that chain's default, keeping the others", async () => {
     const t = await createTestApp(db(), {
       config: {

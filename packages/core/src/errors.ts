@@ -1,3 +1,5 @@
+import { WALLET_PROPOSAL_TTL_SECONDS } from './walletConnectionLimits.js';
+
 /**
  * The error catalogue: every error Dial reports, to people and to API clients, has a code from this list,
  * an HTTP status and a message a person can act on.
@@ -60,6 +62,10 @@ export type ErrorCode =
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'headers_too_large'
+  | 'walletconnect_proposal_expired'
+  | 'walletconnect_request_expired'
+  | 'walletconnect_session_expired'
+  | 'walletconnect_unavailable'
   | 'internal_error';
 
 /** What the catalogue holds for one code. */
@@ -287,6 +293,23 @@ export const ERROR_CATALOGUE: Readonly<Record<ErrorCode, ErrorSpec>> = {
     status: 431,
     message:
       "The request headers or the address are too large. Clear this site's cookies or shorten the address, then try again.",
+  },
+  walletconnect_proposal_expired: {
+    status: 408,
+    message: `Your wallet did not approve the connection within ${WALLET_PROPOSAL_TTL_SECONDS / 60} minutes, so the QR code has expired. Try again to get a new one.`,
+  },
+  walletconnect_request_expired: {
+    status: 408,
+    message: 'Your wallet did not answer in time. Try again, and confirm the request in your wallet.',
+  },
+  walletconnect_session_expired: {
+    status: 400,
+    message: 'The connection to your wallet has expired. Connect your wallet again.',
+  },
+  walletconnect_unavailable: {
+    status: 503,
+    message:
+      "WalletConnect's relay could not be reached, so your wallet cannot be connected. Try again in a moment.",
   },
   internal_error: { status: 500, message: 'Something went wrong on our side. Try again in a moment.' },
 };

@@ -3,21 +3,27 @@ import type { FastifyInstance } from 'fastify';
 import type { AppConfig } from '../config/index.js';
 
 /** What the security headers depend on. */
-export type SecurityHeadersConfig = Pick<AppConfig, 'environment' | 'rpcUrls'>;
+export type SecurityHeadersConfig = Pick<AppConfig, 'environment' | 'rpcUrls' | 'walletConnect'>;
 
 /**
  * The Content-Security-Policy: everything from this origin only, no inline scripts or styles, and JSON-RPC
  * to the RPC endpoint of each supported chain (the web app reads balances from them directly): the origin of
- * its `RPC_URL_<chainId>` when one is set, else of viem's default. Origins only, so no key in a URL's path or
+ * its `RPC_URL_<chainId>` when one is set, else of viem's default; and, when WalletConnect is configured, a
+ * WebSocket to its relay (`WALLETCONNECT_RELAY_URL`'s origin). Origins only, so no key in a URL's path or
  * query ends up in the header.
  *
  * @param rpcUrls - The configured RPC URLs by chain id (`AppConfig.rpcUrls`).
+ * @param walletConnect - WalletConnect's settings (`AppConfig.walletConnect`), or null when it is off.
  */
-export function contentSecurityPolicy(rpcUrls: AppConfig['rpcUrls'] = {}): string {
+export function contentSecurityPolicy(
+  rpcUrls: AppConfig['rpcUrls'] = {},
+  walletConnect: AppConfig['walletConnect'] = null,
+): string {
   const rpcOrigins = new Set<string>();
   for (const chain of getChains({ rpcUrls })) {
     for (const url of chain.rpcUrls.default.http) rpcOrigins.add(new URL(url).origin);
   }
+  if (walletConnect !== null) rpcOrigins.add(new URL(walletConnect.relayUrl).origin);
   return [
     "default-src 'self'",
     "script-src 'self'",
@@ -52,7 +58,7 @@ export function registerSecurityHeaders(app: FastifyInstance, config: SecurityHe
 /** The headers {@link registerSecurityHeaders} sets, for answers written outside Fastify's hooks. */
 export function securityHeaders(config: SecurityHeadersConfig): Record<string, string> {
   const headers: Record<string, string> = {
-    'content-security-policy': contentSecurityPolicy(config.rpcUrls),
+    'content-security-policy': contentSecurityPolicy(config.rpcUrls, config.walletConnect),
     'x-content-type-options': 'nosniff',
     'referrer-policy': 'no-referrer',
     'x-frame-options': 'DENY',
