@@ -12,6 +12,7 @@ import { registerOtpRoutes } from './auth/otpRoutes.js';
 import { registerReauthRoutes } from './auth/reauthRoutes.js';
 import { registerSessionRoutes } from './auth/sessionRoutes.js';
 import { registerSessions, SESSION_COOKIE } from './auth/sessions.js';
+import { registerSiweRoutes } from './auth/siwe/siweRoutes.js';
 import { type ChainReader, createChainReader } from './chain/chainReader.js';
 import { type AppConfig, decideOnrampProvider, isLoopbackHost } from './config/index.js';
 import { deriveKey } from './crypto/deriveKey.js';
@@ -224,6 +225,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
     redis,
   });
   registerOtpRoutes(typed, ctx);
+  registerSiweRoutes(typed, ctx);
   registerSessionRoutes(typed, ctx);
   registerReauthRoutes(typed, ctx);
   registerWalletRoutes(typed, ctx);

@@ -1,3 +1,4 @@
+import { linkWalletNonceRoute, linkWalletRoute } from './account.js';
 import { checkTransferRoute, listActivityRoute, recordTransferRoute } from './activity.js';
 import {
   logoutRoute,
@@ -12,6 +13,7 @@ import { faucetRoute, localChainRoute, outboxRoute } from './dev.js';
 import { onrampSessionRoute } from './onramp.js';
 import { lookupRecipientRoute } from './recipients.js';
 import { getRecoveryRoute, recoveryFailedRoute, recoveryOprfRoute } from './recovery.js';
+import { siweNonceRoute, siweVerifyRoute } from './siwe.js';
 import { configRoute, healthRoute, readyRoute } from './system.js';
 import {
   getWalletRoute,
@@ -31,6 +33,10 @@ export const API_ROUTES: readonly ApiRoute[] = [
   configRoute,
   otpStartRoute,
   otpVerifyRoute,
+  siweNonceRoute,
+  siweVerifyRoute,
+  linkWalletNonceRoute,
+  linkWalletRoute,
   meRoute,
   logoutRoute,
   reauthStartRoute,

@@ -18,7 +18,9 @@ export const SiweNonceSchema = Type.Object({
   domain: Type.String({ description: "This deployment's host (`PUBLIC_URL`'s), the message's `domain`." }),
   uri: Type.String({ description: "This deployment's origin, the message's `URI`." }),
   chainIds: Type.Array(Type.Integer(), { description: 'The chain ids a message may name.' }),
-  statement: Type.String({ description: 'The statement to put in the message.' }),
+  statement: Type.String({
+    description: 'The statement to put in the message (shown by the wallet; not checked).',
+  }),
 });
 
 export type SiweNonce = Static<typeof SiweNonceSchema>;
@@ -28,7 +30,8 @@ export const SignedSiweMessageSchema = Type.Object({
   message: Type.String({
     minLength: 1,
     maxLength: MAX_SIWE_MESSAGE_LENGTH,
-    description: 'The EIP-4361 text.',
+    description:
+      "The EIP-4361 text, exactly as viem's `createSiweMessage` writes it for its fields (times as `toISOString`).",
   }),
   signature: Type.String({
     pattern: '^0x[0-9a-fA-F]+$',

@@ -81,12 +81,12 @@ export interface FaucetEndpoint {
 /**
  * Sends one transaction from the faucet account, in this process's per-account queue (so that its nonce
  * never collides with another send from the same faucet), waits until it is mined, and returns its hash.
- * Shared by {@link sendFromFaucet} and `mintTestUsdc`; `describe` names the transaction in the error thrown
- * when it reverts.
+ * Shared by {@link sendFromFaucet}, `mintTestUsdc` and the test contract wallet's deployments (no `to`: a
+ * contract creation); `describe` names the transaction in the error thrown when it reverts.
  */
 export async function sendFaucetTransaction(
   endpoint: FaucetEndpoint,
-  transaction: { to: Address; value?: bigint; data?: Hex },
+  transaction: { to?: Address; value?: bigint; data?: Hex },
   describe: (hash: Hex) => string,
 ): Promise<Hex> {
   const { rpcUrl, chainId } = endpoint;

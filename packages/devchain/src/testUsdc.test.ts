@@ -27,13 +27,17 @@ function newAddress(): Address {
 
 describe('the test USDC artifact', () => {
   it('is what solc 0.8.37 compiles TestUSDC.sol to today (npm run compile:contracts)', async () => {
-    const script = fileURLToPath(new URL('../../../scripts/compile-test-usdc.mjs', import.meta.url));
-    const { stdout } = await promisify(execFile)(process.execPath, [script, '--print']);
-    const compiled = JSON.parse(stdout) as { abi: unknown; bytecode: string; compiler: string };
+    const script = fileURLToPath(new URL('../../../scripts/compile-contracts.mjs', import.meta.url));
+    const { stdout } = await promisify(execFile)(process.execPath, [script, '--print', 'TestUSDC.sol']);
+    const compiled = JSON.parse(stdout) as {
+      compiler: string;
+      contracts: Record<string, { abi: unknown; bytecode: string }>;
+    };
     expect(compiled.compiler).toBe(TEST_USDC_COMPILER);
     expect(compiled.compiler).toMatch(/^0\.8\.37\+/);
-    expect(compiled.bytecode).toBe(TEST_USDC_BYTECODE);
-    expect(compiled.abi).toEqual(TEST_USDC_ABI);
+    expect(Object.keys(compiled.contracts)).toEqual(['TestUSDC']);
+    expect(compiled.contracts.TestUSDC?.bytecode).toBe(TEST_USDC_BYTECODE);
+    expect(compiled.contracts.TestUSDC?.abi).toEqual(TEST_USDC_ABI);
   }, 60_000);
 });
 

@@ -162,7 +162,7 @@ async function toTransaction(chainId: number, transaction: Transaction): Promise
 }
 
 /** viem's one-line summary when there is one (its full message lists the request, URL included). */
-function shortMessage(error: unknown): string {
+export function shortMessage(error: unknown): string {
   if (typeof error === 'object' && error !== null && 'shortMessage' in error) {
     return String((error as { shortMessage: unknown }).shortMessage);
   }

@@ -8,11 +8,11 @@ import type { Database } from './database.js';
 const OUTBOX_RETENTION_MS = 7 * 24 * 3_600_000;
 
 /**
- * Deletes rows nothing will read again: expired one-time codes, wallet challenges and proof-of-work uses,
- * browsers not seen for longer than their device cookie lives, ended sessions (past their absolute end or
- * idle too long), rate-limit windows older than the longest window in `config.rateLimits` (the table of
- * `rateLimit/limits.ts`), and dev-outbox messages older than a week. Correctness never depends on it (every
- * read checks expiry itself); it keeps the tables small.
+ * Deletes rows nothing will read again: expired one-time codes, wallet challenges, SIWE nonces and
+ * proof-of-work uses, browsers not seen for longer than their device cookie lives, ended sessions (past their
+ * absolute end or idle too long), rate-limit windows older than the longest window in `config.rateLimits`
+ * (the table of `rateLimit/limits.ts`), and dev-outbox messages older than a week. Correctness never depends
+ * on it (every read checks expiry itself); it keeps the tables small.
  */
 export async function sweepExpiredRows(
   db: Kysely<Database>,
@@ -28,6 +28,8 @@ export async function sweepExpiredRows(
     .where('last_seen_at', '<=', at(DEVICE_COOKIE_MAX_AGE_SECONDS * 1000))
     .execute();
   await db.deleteFrom('wallet_challenges').where('expires_at', '<=', at(0)).execute();
+  // Used nonces too: kept only so that a replay within their life is told `siwe_nonce_used`.
+  await db.deleteFrom('siwe_nonces').where('expires_at', '<=', at(0)).execute();
   await db
     .deleteFrom('sessions')
     .where((eb) =>

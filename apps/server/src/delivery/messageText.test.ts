@@ -76,6 +76,7 @@ describe('createNoticeText', () => {
       'recovery-changed',
       'key-exported',
       'new-browser-sign-in',
+      'method-linked',
     ] as const) {
       const { text } = createNoticeText(kind, 'sms', at);
       expect(text.length).toBeLessThanOrEqual(160);

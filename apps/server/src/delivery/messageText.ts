@@ -75,6 +75,7 @@ const NOTICE_EVENTS: Record<NoticeKind, string> = {
   'recovery-changed': "your wallet's recovery was changed",
   'key-exported': "your wallet's private key was exported",
   'new-browser-sign-in': 'someone signed in to your account from a new browser',
+  'method-linked': 'a new way to sign in was added to your account',
 };
 
 /**

@@ -1,6 +1,16 @@
 import { DialError, hasControlCharacter } from '@dial/core';
 import type { FastifyInstance } from 'fastify';
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * Top-level body fields whose text may hold line feeds (LF, and no other control character): the
+     * routes that take a Sign-In with Ethereum message, whose lines are its grammar.
+     */
+    multilineBodyFields?: readonly string[];
+  }
+}
+
 /** Where a request carries text, as the refusal names it. */
 const PARTS = [
   ['body', 'field'],
@@ -14,14 +24,17 @@ const PARTS = [
  * field. It runs in `preValidation`, after parsing and before the route's schema and handler, so no text
  * field of any route reaches the database, a log line or a mail header with one: PostgreSQL refuses NUL
  * (a 500), and mail software drops the others (`x\u0001y@example.com` was delivered to `xy@example.com`).
- * No field Dial reads has a use for them; free text with line breaks would have to be allowed here by name.
+ * No field Dial reads has a use for them, but for a route's `config.multilineBodyFields`, named there, which
+ * may hold line feeds (a SIWE message).
  *
  * Register it before the routes: a route takes the hooks present when it is built.
  */
 export function registerControlCharacterCheck(app: FastifyInstance): void {
   app.addHook('preValidation', async (request) => {
+    const multiline = request.routeOptions.config.multilineBodyFields ?? [];
     for (const [part, label] of PARTS) {
-      const field = findControlCharacter(request[part]);
+      const value = part === 'body' ? withoutLineFeeds(request.body, multiline) : request[part];
+      const field = findControlCharacter(value);
       if (field === undefined) continue;
       const name = field === '' ? part : field;
       throw new DialError('invalid_data', {
@@ -30,6 +43,17 @@ export function registerControlCharacterCheck(app: FastifyInstance): void {
       });
     }
   });
+}
+
+/** A shallow copy of `body` with the line feeds of its string `fields` taken out (`body` when none apply). */
+function withoutLineFeeds(body: unknown, fields: readonly string[]): unknown {
+  if (fields.length === 0 || typeof body !== 'object' || body === null || Array.isArray(body)) return body;
+  const copy: Record<string, unknown> = { ...body };
+  for (const field of fields) {
+    const text = copy[field];
+    if (typeof text === 'string') copy[field] = text.replaceAll('\n', '');
+  }
+  return copy;
 }
 
 /**

@@ -5,7 +5,12 @@ import type { User } from '../auth/users.js';
 import { type Channel, createNoticeText, DeliveryError } from '../delivery/index.js';
 
 /** What the owner of an account is told about. */
-export type NoticeKind = 'shares-rotated' | 'recovery-changed' | 'key-exported' | 'new-browser-sign-in';
+export type NoticeKind =
+  | 'shares-rotated'
+  | 'recovery-changed'
+  | 'key-exported'
+  | 'new-browser-sign-in'
+  | 'method-linked';
 
 /**
  * Tells the owner of an account that something security-relevant happened on it: records the event in

@@ -14,6 +14,9 @@ export type LimitName =
   | 'signInCodesPerIdentifierPerDay'
   | 'signInCodesPerKnownDevice'
   | 'reauthCodesPerUser'
+  | 'siweNoncesPerIp'
+  | 'siweVerifiesPerIp'
+  | 'siweVerifiesPerAddress'
   | 'walletRecoveryPerUser'
   | 'walletChallengesPerUser'
   | 'walletLookupsPerUser'
@@ -64,6 +67,18 @@ export const RATE_LIMITS: RateLimits = Object.freeze({
   signInCodesPerKnownDevice: { max: 5, windowSeconds: HOUR },
   /** Re-authentication codes for one signed-in user (a budget apart from sign-in codes). */
   reauthCodesPerUser: { max: 5, windowSeconds: HOUR },
+
+  // Sign-In with Ethereum (auth/siwe/): sign-in and link alike.
+  /** Nonces asked from one IP address: each is a row until swept. */
+  siweNoncesPerIp: { max: 30, windowSeconds: TEN_MINUTES },
+  /** Signed messages sent from one IP address. */
+  siweVerifiesPerIp: { max: 30, windowSeconds: TEN_MINUTES },
+  /**
+   * Signatures checked for one address. Counted only once a message has passed every check but its
+   * signature's (a nonce of the sender's own included), since a contract wallet's costs a call to the chain's
+   * RPC; garbage naming someone's address does not spend their budget.
+   */
+  siweVerifiesPerAddress: { max: 10, windowSeconds: TEN_MINUTES },
 
   // The wallet.
   /**

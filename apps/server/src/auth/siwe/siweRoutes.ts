@@ -1,0 +1,193 @@
+import {
+  linkWalletNonceRoute,
+  linkWalletRoute,
+  type SiweNonce,
+  siweNonceRoute,
+  siweVerifyRoute,
+} from '@dial/api';
+import { DialError, LOCAL_CHAIN_ID, SUPPORTED_CHAINS } from '@dial/core';
+import type { FastifyRequest } from 'fastify';
+import type { AppContext } from '../../appContext.js';
+import { ChainReadError } from '../../chain/chainReader.js';
+import {
+  createMessageSignatureVerifier,
+  type MessageSignatureVerifier,
+} from '../../chain/verifyChainSignature.js';
+import type { AppConfig } from '../../config/index.js';
+import type { TypedApp } from '../../http/typedApp.js';
+import { notifyOwner } from '../../notices/notifyOwner.js';
+import { deviceHashOf, ensureDevice } from '../devices.js';
+import { linkMethod } from '../linkMethod.js';
+import { sessionHashOf } from '../reauthentication.js';
+import { startSignedInSession } from '../startSignedInSession.js';
+import { findOrCreateUser } from '../users.js';
+import { checkSiweFields, readSiweMessage, type SiweFields, type SiweRules } from './checkSiweMessage.js';
+import { checkSiweNonce, issueSiweNonce, type SiweNonceBinding, useSiweNonce } from './siweNonces.js';
+
+/** The statements the web app puts in its messages (the server does not hold a message to its statement). */
+const STATEMENTS = {
+  'sign-in': 'Sign in to Dial with this wallet.',
+  link: 'Add this wallet as a way to sign in to your Dial account.',
+} as const;
+
+/** A SIWE message is lines: its routes let line feeds (only) through the control-character check. */
+const MULTILINE = { multilineBodyFields: ['message'] } as const;
+
+/**
+ * Sign-In with Ethereum (EIP-4361): `POST /api/auth/siwe/nonce` and `/verify` sign in (and sign up) the
+ * address of a wallet the person already has; `POST /api/auth/methods/wallet/nonce` and
+ * `/api/auth/methods/wallet` link one to the signed-in account.
+ *
+ * A sign-in nonce is bound to the browser that asked (its `dial_device` cookie, set by the nonce route when
+ * it has none), a link nonce to the session that asked, so neither works for the other purpose nor from
+ * another browser or session. A message is checked field by field (`checkSiweMessage.ts`), then its nonce
+ * (issued to this browser or session, unused, unexpired), then its signature (`verifyChainSignature.ts`:
+ * EIP-191, ERC-1271, ERC-6492); only then is the nonce used, in one statement that lets one request through.
+ */
+export function registerSiweRoutes(app: TypedApp, ctx: AppContext): void {
+  const rules: SiweRules = { origins: ctx.config.allowedOrigins, chainIds: siweChainIds(ctx.config) };
+  const verifier = createMessageSignatureVerifier(ctx.config);
+  const limits = ctx.config.rateLimits;
+
+  /** The nonce and what the message must say: for the origin the request comes from, when it is ours. */
+  const nonceAnswer = (
+    request: FastifyRequest,
+    issued: { nonce: string; expiresAt: Date },
+    purpose: keyof typeof STATEMENTS,
+  ): SiweNonce => {
+    const origin = messageOrigin(ctx.config, request.headers.origin);
+    return {
+      nonce: issued.nonce,
+      expiresAt: issued.expiresAt.toISOString(),
+      domain: origin.host,
+      uri: origin.origin,
+      chainIds: [...rules.chainIds],
+      statement: STATEMENTS[purpose],
+    };
+  };
+
+  /** Every check of a signed message, ending with the nonce used: the message's address is proven. */
+  const proveSigned = async (
+    body: { message: string; signature: string },
+    binding: SiweNonceBinding,
+    ip: string,
+  ): Promise<SiweFields> => {
+    const now = ctx.now();
+    await ctx.rateLimiter.consume(`siwe-verify:ip:${ip}`, limits.siweVerifiesPerIp, now);
+    const fields = readSiweMessage(body.message);
+    checkSiweFields(fields, rules, now);
+    await checkSiweNonce(ctx.db, fields.nonce, binding, now);
+    await ctx.rateLimiter.consume(
+      `siwe-verify:address:${fields.address}`,
+      limits.siweVerifiesPerAddress,
+      now,
+    );
+    await checkSignature(verifier, fields, body);
+    await useSiweNonce(ctx.db, fields.nonce, binding, ctx.now());
+    return fields;
+  };
+
+  app.post(siweNonceRoute.url, { schema: siweNonceRoute.schema }, async (request, reply) => {
+    const now = ctx.now();
+    await ctx.rateLimiter.consume(`siwe-nonce:ip:${request.ip}`, limits.siweNoncesPerIp, now);
+    const deviceHash = ensureDevice(request, reply, ctx);
+    const issued = await issueSiweNonce(ctx.db, { purpose: 'sign-in', deviceHash }, now);
+    return nonceAnswer(request, issued, 'sign-in');
+  });
+
+  app.post(
+    siweVerifyRoute.url,
+    { schema: siweVerifyRoute.schema, config: MULTILINE },
+    async (request, reply) => {
+      // No device cookie: no nonce can match ('' is no SHA-256).
+      const binding: SiweNonceBinding = { purpose: 'sign-in', deviceHash: deviceHashOf(request) ?? '' };
+      const { address } = await proveSigned(request.body, binding, request.ip);
+      const { user, isNewUser } = await findOrCreateUser(
+        ctx.db,
+        { kind: 'wallet', value: address },
+        { allowlist: ctx.config.allowlist, maxUsers: ctx.config.maxUsers },
+        ctx.now(),
+      );
+      await startSignedInSession(request, reply, ctx, { user, isNewUser, method: 'wallet' });
+      return { user, isNewUser };
+    },
+  );
+
+  app.post(
+    linkWalletNonceRoute.url,
+    { preHandler: app.requireUser, schema: linkWalletNonceRoute.schema },
+    async (request) => {
+      const now = ctx.now();
+      await ctx.rateLimiter.consume(`siwe-nonce:ip:${request.ip}`, limits.siweNoncesPerIp, now);
+      const issued = await issueSiweNonce(
+        ctx.db,
+        { purpose: 'link', sessionHash: sessionHashOf(request) },
+        now,
+      );
+      return nonceAnswer(request, issued, 'link');
+    },
+  );
+
+  app.post(
+    linkWalletRoute.url,
+    { preHandler: app.requireUser, schema: linkWalletRoute.schema, config: MULTILINE },
+    async (request) => {
+      const user = request.user!;
+      const binding: SiweNonceBinding = { purpose: 'link', sessionHash: sessionHashOf(request) };
+      const { address } = await proveSigned(request.body, binding, request.ip);
+      const method = await linkMethod(
+        ctx.db,
+        user.id,
+        { kind: 'wallet', value: address },
+        ctx.config.maxSignInMethods,
+        ctx.now(),
+      );
+      await notifyOwner(ctx, user, 'method-linked', request.log);
+      return { method };
+    },
+  );
+}
+
+/** The chain ids a message may name: the supported chains, and the local chain while it is on. */
+export function siweChainIds(config: Pick<AppConfig, 'localChain'>): number[] {
+  return [
+    ...SUPPORTED_CHAINS.map((chain) => chain.id),
+    ...(config.localChain === null ? [] : [LOCAL_CHAIN_ID]),
+  ];
+}
+
+/**
+ * The origin a message is for: the request's `Origin` when it is one of ours (a loopback alias in
+ * development), else `PUBLIC_URL`'s.
+ */
+function messageOrigin(
+  config: Pick<AppConfig, 'allowedOrigins' | 'publicUrl'>,
+  origin: string | undefined,
+): URL {
+  return new URL(origin !== undefined && config.allowedOrigins.includes(origin) ? origin : config.publicUrl);
+}
+
+/**
+ * @throws {DialError} `siwe_signature_invalid`; `chain_unavailable` when a contract wallet's signature had to
+ * be asked of a chain that could not answer.
+ */
+async function checkSignature(
+  verifier: MessageSignatureVerifier,
+  fields: SiweFields,
+  body: { message: string; signature: string },
+): Promise<void> {
+  // Whole bytes only: the schema's pattern allows an odd number of hex digits, which is no signature.
+  if (body.signature.length % 2 !== 0) throw new DialError('siwe_signature_invalid');
+  let valid: boolean;
+  try {
+    valid = await verifier.verifyMessage(fields.chainId, {
+      address: fields.address,
+      message: body.message,
+      signature: body.signature as `0x${string}`,
+    });
+  } catch (error) {
+    if (error instanceof ChainReadError) throw new DialError('chain_unavailable', { details: error.message });
+    throw error;
+  }
+  if (!valid) throw new DialError('siwe_signature_invalid');
+}
