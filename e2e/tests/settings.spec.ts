@@ -26,15 +26,28 @@ async function openSettings(page: Page): Promise<void> {
   await expect(page).toHaveURL(/\/settings$/);
 }
 
-/** A new browser (its own cookies and storage) signed in with `email`: its page, past the code. */
-async function signInElsewhere(browser: Browser, email: string): Promise<Page> {
+/**
+ * A new browser (its own cookies and storage) signed in to the account by one of its methods: an e-mail
+ * address, or a UK mobile number (`national`, `e164`). Returns its page, past the code.
+ */
+async function signInElsewhere(
+  browser: Browser,
+  method: { email: string } | { national: string; e164: string },
+): Promise<Page> {
   const page = await (await browser.newContext()).newPage();
   await page.goto('/');
-  await page.getByRole('tab', { name: 'Email' }).click();
-  await page.getByLabel('Email address').fill(email);
-  await waitForCooldown(page, email);
-  const seen = await requestCode(page, email);
-  await page.getByLabel('Verification code').fill(await readCode(page.request, email, seen));
+  let to: string;
+  if ('email' in method) {
+    to = method.email;
+    await page.getByRole('tab', { name: 'Email' }).click();
+    await page.getByRole('textbox', { name: 'Email address' }).fill(to);
+  } else {
+    to = method.e164;
+    await page.getByRole('textbox', { name: 'Phone number' }).fill(method.national);
+  }
+  await waitForCooldown(page, to);
+  const seen = await requestCode(page, to);
+  await page.getByLabel('Verification code').fill(await readCode(page.request, to, seen));
   // This browser holds no share of the account's wallet: whatever it shows next, it is signed in.
   await expect(page.getByRole('heading', { name: 'Enter your code' })).toBeHidden({ timeout: 30_000 });
   await expect(page.getByRole('heading', { name: 'Sign in to Dial' })).toBeHidden();
@@ -124,7 +137,7 @@ test('settings: links a phone number by code, turns findability off, ends other 
   await expect(methods.getByRole('listitem')).toHaveCount(2);
 
   // A second browser signs in to the same account: two sessions, this one marked.
-  const other = await signInElsewhere(browser, email);
+  const other = await signInElsewhere(browser, { email });
   await page.reload();
   const sessions = page.getByRole('list', { name: 'Sessions' }).getByRole('listitem');
   await expect(sessions).toHaveCount(2);
@@ -141,7 +154,8 @@ test('settings: links a phone number by code, turns findability off, ends other 
   await expect(other.getByRole('heading', { name: 'Sign in to Dial' })).toBeVisible();
 
   // Another browser; "End all other sessions" ends it.
-  const third = await signInElsewhere(browser, email);
+  // (By the linked phone number: it signs in whether or not people may find the account by it.)
+  const third = await signInElsewhere(browser, phone);
   await page.reload();
   await expect(sessions).toHaveCount(2);
   await page.getByRole('button', { name: 'End all other sessions' }).click();
@@ -151,7 +165,7 @@ test('settings: links a phone number by code, turns findability off, ends other 
   await expect(third.getByRole('heading', { name: 'Sign in to Dial' })).toBeVisible();
 
   // Sign out everywhere: this browser and any other are back at sign-in.
-  const fourth = await signInElsewhere(browser, email);
+  const fourth = await signInElsewhere(browser, { email });
   await page.reload();
   await expect(sessions).toHaveCount(2);
   await page.getByRole('button', { name: 'Sign out everywhere' }).click();

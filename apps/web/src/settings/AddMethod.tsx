@@ -1,5 +1,5 @@
 import type { FormEvent } from 'react';
-import type { SignInMethod } from '../api/types';
+import type { OtpChannel, SignInMethod } from '../api/types';
 import { CodeEntry } from '../sign-in/CodeEntry';
 import { getCountries } from '../sign-in/countryList';
 import { EmailField } from '../sign-in/EmailField';
@@ -8,10 +8,10 @@ import { useSignInFlow } from '../sign-in/useSignInFlow';
 import { ErrorMessage } from '../ui/ErrorMessage';
 import { Screen } from '../ui/Screen';
 import { linkCodeRoutes } from './linkCodeRoutes';
-import type { AddMethodKind } from './SignInMethods';
 
 interface AddMethodProps {
-  kind: AddMethodKind;
+  /** A phone number (`sms`) or an e-mail address. */
+  kind: OtpChannel;
   onLinked(method: SignInMethod): void;
   onCancel(): void;
 }

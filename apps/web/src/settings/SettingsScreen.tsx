@@ -46,7 +46,7 @@ export default function SettingsScreen({ onSignedOut, onSessionEnded }: Settings
 
   return (
     <Screen title="Settings">
-      <p className="message message-success" role="status">
+      <p className="message message-success break-anywhere" role="status">
         {notice}
       </p>
       <SignInMethods

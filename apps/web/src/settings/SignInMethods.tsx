@@ -124,6 +124,12 @@ interface MethodItemProps {
   onRemove(): void;
 }
 
+const VALUE_CLASS: Record<SignInMethod['kind'], string> = {
+  phone: 'settings-value nowrap',
+  email: 'settings-value break-anywhere',
+  wallet: 'settings-value settings-address break-anywhere',
+};
+
 function MethodItem({
   method,
   removalBlocked,
@@ -142,9 +148,7 @@ function MethodItem({
   return (
     <li className="settings-item">
       <p className="settings-kind">{METHOD_KIND_LABELS[method.kind]}</p>
-      <p className={method.kind === 'phone' ? 'settings-value nowrap' : 'settings-value break-anywhere'}>
-        {value}
-      </p>
+      <p className={VALUE_CLASS[method.kind]}>{value}</p>
       <p className="hint">Added on {formatDay(method.createdAt)}</p>
 
       {method.kind === 'phone' && (
