@@ -7,7 +7,9 @@ import type { Kysely } from 'kysely';
 import { registerActivityRoutes } from './activity/activityRoutes.js';
 import { startTransferCheckTimer, type TransferCheckTimer } from './activity/transferCheckTimer.js';
 import type { AppContext } from './appContext.js';
+import { registerAccountSessionRoutes } from './auth/accountSessionRoutes.js';
 import { chooseTransports } from './auth/chooseTransports.js';
+import { registerMethodRoutes } from './auth/methodRoutes.js';
 import { registerOtpRoutes } from './auth/otpRoutes.js';
 import { registerReauthRoutes } from './auth/reauthRoutes.js';
 import { registerSessionRoutes } from './auth/sessionRoutes.js';
@@ -228,6 +230,8 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
   registerSiweRoutes(typed, ctx);
   registerSessionRoutes(typed, ctx);
   registerReauthRoutes(typed, ctx);
+  registerMethodRoutes(typed, ctx);
+  registerAccountSessionRoutes(typed, ctx);
   registerWalletRoutes(typed, ctx);
   registerRecoveryOprfRoutes(typed, ctx);
   registerRecipientRoutes(typed, ctx);

@@ -53,6 +53,7 @@ describe.each(DIALECTS)('notices to the owner on %s', (dialect) => {
     ['key-exported', "Dial: your wallet's private key was exported."],
     ['new-browser-sign-in', 'Dial: someone signed in to your account from a new browser.'],
     ['method-linked', 'Dial: a new way to sign in was added to your account.'],
+    ['method-removed', 'Dial: a way to sign in was removed from your account.'],
   ])('records %s and sends it by SMS to a user with a phone, without a code', async (kind, opening) => {
     const { t } = await appWithLog(db());
     const user = await signedUpUser(db(), t, 'sms', PHONE);

@@ -116,7 +116,8 @@ export const updateMethodRoute = defineRoute({
   method: 'PATCH',
   url: '/api/auth/methods/:id',
   tags: ['account'],
-  summary: "Turns a phone number's findability for send-to-phone on or off.",
+  summary:
+    "Turns a phone number's findability for send-to-phone on or off (an e-mail address or wallet: 400 invalid_data).",
   session: true,
   params: Type.Object({ id: IdSchema }),
   body: Type.Object({ findable: Type.Boolean() }, { additionalProperties: false }),

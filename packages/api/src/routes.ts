@@ -1,4 +1,16 @@
-import { linkWalletNonceRoute, linkWalletRoute } from './account.js';
+import {
+  endOtherSessionsRoute,
+  endSessionRoute,
+  linkCodeStartRoute,
+  linkCodeVerifyRoute,
+  linkWalletNonceRoute,
+  linkWalletRoute,
+  listMethodsRoute,
+  listSessionsRoute,
+  logoutEverywhereRoute,
+  removeMethodRoute,
+  updateMethodRoute,
+} from './account.js';
 import { checkTransferRoute, listActivityRoute, recordTransferRoute } from './activity.js';
 import {
   logoutRoute,
@@ -41,6 +53,15 @@ export const API_ROUTES: readonly ApiRoute[] = [
   logoutRoute,
   reauthStartRoute,
   reauthVerifyRoute,
+  listMethodsRoute,
+  linkCodeStartRoute,
+  linkCodeVerifyRoute,
+  updateMethodRoute,
+  removeMethodRoute,
+  listSessionsRoute,
+  endSessionRoute,
+  endOtherSessionsRoute,
+  logoutEverywhereRoute,
   walletChallengeRoute,
   registerWalletRoute,
   getWalletRoute,

@@ -3,6 +3,7 @@ import type { Hex } from 'viem';
 import { ChainReadError, type ChainReader } from '../chain/chainReader.js';
 import type { Database } from '../db/database.js';
 import { isUniqueViolation } from '../db/isUniqueViolation.js';
+import { accountWallet } from '../wallet/accountWallet.js';
 import { judgeTransfer, type Verdict } from './judgeTransfer.js';
 
 /**
@@ -102,8 +103,8 @@ export async function checkTransfer(
 
   const row = await db
     .selectFrom('transfers')
-    .leftJoin('wallets', 'wallets.user_id', 'transfers.sender_user_id')
     .select([
+      'transfers.sender_user_id',
       'transfers.chain_id',
       'transfers.tx_hash',
       'transfers.from_address',
@@ -113,17 +114,17 @@ export async function checkTransfer(
       'transfers.check_attempts',
       'transfers.missing_since',
       'transfers.created_at',
-      'wallets.address as wallet_address',
     ])
     .where('transfers.id', '=', id)
     .executeTakeFirst();
   if (row === undefined) return { status: 'skipped' };
   const attempts = Number(row.check_attempts);
 
-  // The sender's wallet as registered now: a wallet moved out of the registry (a disputed address) proves
-  // nothing any more.
-  if (row.wallet_address === null || row.wallet_address.toLowerCase() !== row.from_address.toLowerCase()) {
-    return drop(deps, mine, 'not_sender', 'the sender has no registered wallet at that address');
+  // The sender's account wallet as it is now (`accountWallet`): a wallet moved out of the registry (a
+  // disputed address) or unlinked proves nothing any more.
+  const wallet = await accountWallet(db, row.sender_user_id);
+  if (wallet === null || wallet.address.toLowerCase() !== row.from_address.toLowerCase()) {
+    return drop(deps, mine, 'not_sender', 'the sender has no wallet at that address');
   }
 
   let verdict: Verdict;
@@ -132,7 +133,7 @@ export async function checkTransfer(
     verdict = judgeTransfer(
       {
         txHash: row.tx_hash,
-        from: row.wallet_address,
+        from: wallet.address,
         to: row.to_address,
         asset: row.asset,
         amount: row.amount,

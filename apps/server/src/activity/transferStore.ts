@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { DialError, maskIdentifier } from '@dial/core';
-import { type ExpressionBuilder, type Kysely, type Selectable, sql } from 'kysely';
+import type { ExpressionBuilder, Kysely, Selectable } from 'kysely';
 import type { Hex } from 'viem';
 import type { Database, TransferAsset, TransferStatus, TransfersTable } from '../db/database.js';
 import { isUniqueViolation } from '../db/isUniqueViolation.js';
+import { accountWallet, findAccountByWallet } from '../wallet/accountWallet.js';
 
 /** One line of a user's activity, as the API shows it: addresses and masked numbers, no ids of people. */
 export interface ActivityItem {
@@ -45,7 +46,7 @@ type TransferRow = Selectable<TransfersTable> & {
   recipient_user_phone: string | null;
 };
 
-/** The `phone` identity of the user in `column`, as a correlated sub-query (a user has at most one). */
+/** The first `phone` identity of the user in `column` (as `GET /api/me` shows it), as a correlated sub-query. */
 function phoneOf(
   eb: ExpressionBuilder<Database, 'transfers'>,
   column: 'sender_user_id' | 'recipient_user_id',
@@ -55,6 +56,7 @@ function phoneOf(
     .select('identities.value')
     .whereRef('identities.user_id', '=', `transfers.${column}`)
     .where('identities.kind', '=', 'phone')
+    .orderBy('identities.created_at')
     .orderBy('identities.value')
     .limit(1);
 }
@@ -92,8 +94,9 @@ function toItem(row: TransferRow, viewerId: string): ActivityItem {
 }
 
 /**
- * Records a transfer the user says they sent from their registered wallet, as `pending` and due for its
- * first chain check at once, with the Dial user who owns the `to` address (if any) as its recipient. Each
+ * Records a transfer the user says they sent from their account's wallet (`accountWallet`: the embedded one,
+ * else the first linked), as `pending` and due for its first chain check at once, with the Dial user whose
+ * account's wallet is the `to` address (if any) as its recipient. Each
  * sender has at most one row per (chain, hash): recording it again returns the row already stored (a
  * retry), unchanged. Other accounts may hold a pending row for the same hash (a false claim is dropped by
  * its check, and does not block the real sender); once the chain has proven one account's row, nobody
@@ -108,12 +111,8 @@ export async function recordTransfer(
   transfer: NewTransfer,
   now: Date,
 ): Promise<{ item: ActivityItem; created: boolean }> {
-  const wallet = await db
-    .selectFrom('wallets')
-    .select('address')
-    .where('user_id', '=', transfer.senderUserId)
-    .executeTakeFirst();
-  if (wallet === undefined) throw new DialError('wallet_not_found');
+  const wallet = await accountWallet(db, transfer.senderUserId);
+  if (wallet === null) throw new DialError('wallet_not_found');
 
   const stored = () =>
     selectTransfers(db)
@@ -134,15 +133,7 @@ export async function recordTransfer(
     throw new DialError('not_your_transaction', { details: 'another account proved this transaction' });
   }
 
-  // Addresses are stored checksummed; compared in lower case all the same, whatever wrote them.
-  const recipient = await db
-    .selectFrom('wallets')
-    .select('user_id')
-    .where(sql<string>`lower(address)`, '=', transfer.to.toLowerCase())
-    .orderBy('created_at')
-    .orderBy('user_id')
-    .limit(1)
-    .executeTakeFirst();
+  const recipientUserId = await findAccountByWallet(db, transfer.to);
 
   const id = randomUUID();
   const at = now.toISOString();
@@ -158,7 +149,7 @@ export async function recordTransfer(
         to_address: transfer.to,
         asset: transfer.asset,
         amount: transfer.amount,
-        recipient_user_id: recipient?.user_id ?? null,
+        recipient_user_id: recipientUserId ?? null,
         recipient_phone: transfer.recipientPhone,
         status: 'pending',
         created_at: at,

@@ -77,3 +77,20 @@ export function reauthBudget(ctx: AppContext, userId: string): (now: Date) => Pr
     );
   };
 }
+
+/**
+ * The budgets of link codes, apart from sign-in and re-authentication codes: `linkCodesPerUser`
+ * [`otp-codes:link:<user id>`] for the account asking, and `linkCodesPerIdentifier`
+ * [`otp-codes:link:to:<channel>:<identifier>`] for the number or address receiving them, whoever asks.
+ */
+export function linkBudget(ctx: AppContext, userId: string, slot: CodeSlot): (now: Date) => Promise<void> {
+  const limits = ctx.config.rateLimits;
+  return async (now) => {
+    await ctx.rateLimiter.consume(`otp-codes:link:${userId}`, limits.linkCodesPerUser, now);
+    await ctx.rateLimiter.consume(
+      `otp-codes:link:to:${slot.channel}:${slot.identifier}`,
+      limits.linkCodesPerIdentifier,
+      now,
+    );
+  };
+}

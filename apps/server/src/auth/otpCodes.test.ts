@@ -30,6 +30,7 @@ describe('hashCode', () => {
     const hash = hashCode(key, slot, '123456');
     expect(hashCode(key, slot, '123457')).not.toBe(hash);
     expect(hashCode(key, { ...slot, purpose: 'reauth' }, '123456')).not.toBe(hash);
+    expect(hashCode(key, { ...slot, purpose: 'link' }, '123456')).not.toBe(hash);
     expect(hashCode(key, { ...slot, identifier: 'grace@example.com' }, '123456')).not.toBe(hash);
     expect(hashCode(key, { ...slot, channel: 'sms' }, '123456')).not.toBe(hash);
     expect(hashCode(key, { ...slot, deviceHash: 'b'.repeat(64) }, '123456')).not.toBe(hash);
@@ -42,6 +43,15 @@ describe('hashCode', () => {
     expect(hashCode(key, { ...slot, deviceHash: '' }, '123456')).toBe(legacy('ada@example.com'));
     expect(hashCode(key, { ...slot, purpose: 'reauth', deviceHash: '' }, '123456')).toBe(
       legacy('reauth:ada@example.com'),
+    );
+  });
+
+  it('hashes a link code with its purpose even without a browser: it is never read as a legacy code', () => {
+    const noBrowser = { ...slot, deviceHash: '' };
+    const link = hashCode(key, { ...noBrowser, purpose: 'link' }, '123456');
+    expect(link).not.toBe(hashCode(key, noBrowser, '123456'));
+    expect(link).toBe(
+      createHmac('sha256', key).update('link\nemail\nada@example.com\n\n123456', 'utf8').digest('hex'),
     );
   });
 });

@@ -35,11 +35,12 @@ export function generateCode(): string {
  *
  * A code stored before migration 0006 (`deviceHash` '') was hashed without purpose and browser, with
  * re-authentication codes under `reauth:<identifier>`: it is checked with that input, so it keeps working
- * for the minutes it has left.
+ * for the minutes it has left. Link codes are newer than that and always bound to a browser: they are
+ * never hashed without their purpose.
  */
 export function hashCode(otpKey: Uint8Array, slot: CodeSlot, code: string): string {
   const input =
-    slot.deviceHash === ''
+    slot.deviceHash === '' && slot.purpose !== 'link'
       ? `${slot.channel}\n${slot.purpose === 'reauth' ? 'reauth:' : ''}${slot.identifier}\n${code}`
       : `${slot.purpose}\n${slot.channel}\n${slot.identifier}\n${slot.deviceHash}\n${code}`;
   return createHmac('sha256', otpKey).update(input, 'utf8').digest('hex');

@@ -1,8 +1,15 @@
 import { DialError } from '@dial/core';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../appContext.js';
-import { createMessageText, createReauthMessageText, DeliveryError } from '../delivery/index.js';
 import {
+  type Channel,
+  createLinkMessageText,
+  createMessageText,
+  createReauthMessageText,
+  DeliveryError,
+} from '../delivery/index.js';
+import {
+  type CodePurpose,
   type CodeSlot,
   cooldownRemaining,
   discardCode,
@@ -10,6 +17,10 @@ import {
   hashCode,
   storeCode,
 } from './otpCodes.js';
+
+/** The wording of a code, by what it is for. */
+const WRITE_CODE: Record<CodePurpose, (channel: Channel, code: string) => { subject: string; text: string }> =
+  { 'sign-in': createMessageText, reauth: createReauthMessageText, link: createLinkMessageText };
 
 /** A code to send: the slot it is kept in (purpose, channel, number or address, browser). */
 export interface CodeDelivery {
@@ -64,8 +75,7 @@ export async function sendCode(
     throw new DialError('too_many_requests', { retryAfterSeconds, details: 'cooldown' });
   }
 
-  const write = slot.purpose === 'reauth' ? createReauthMessageText : createMessageText;
-  const { subject, text } = write(slot.channel, code);
+  const { subject, text } = WRITE_CODE[slot.purpose](slot.channel, code);
   try {
     await transport.send({ channel: slot.channel, to: slot.identifier, subject, text, code });
   } catch (error) {

@@ -5,16 +5,7 @@ import type { Allowlist } from '../config/index.js';
 import type { Database, IdentityKind } from '../db/database.js';
 import { dialectOf } from '../db/dialectOf.js';
 import { isUniqueViolation } from '../db/isUniqueViolation.js';
-
-/**
- * The wallet an account sends and receives with: its embedded wallet when it has one, else the first wallet it
- * linked as a sign-in method (an external wallet, which signs in its own app: Dial holds none of its key).
- */
-export interface AccountWallet {
-  /** EIP-55 checksummed. */
-  address: `0x${string}`;
-  kind: 'embedded' | 'external';
-}
+import { type AccountWallet, accountWallet } from '../wallet/accountWallet.js';
 
 /** A user as the API shows it. */
 export interface User {
@@ -23,7 +14,7 @@ export interface User {
   phone: string | null;
   /** The first e-mail address linked (lower-case), or `null` when there is none. */
   email: string | null;
-  /** The account's wallet ({@link AccountWallet}); `null` before an embedded wallet is made. */
+  /** The account's wallet ({@link accountWallet}); `null` when it has neither an embedded nor a linked one. */
   wallet: AccountWallet | null;
   /** ISO 8601. */
   createdAt: string;
@@ -51,22 +42,11 @@ export async function findUser(db: Kysely<Database>, userId: string): Promise<Us
     .orderBy('created_at')
     .orderBy('value')
     .execute();
-  const embedded = await db
-    .selectFrom('wallets')
-    .select('address')
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
-  const external = identities.find((identity) => identity.kind === 'wallet')?.value;
   return {
     id: user.id,
     phone: identities.find((identity) => identity.kind === 'phone')?.value ?? null,
     email: identities.find((identity) => identity.kind === 'email')?.value ?? null,
-    wallet:
-      embedded !== undefined
-        ? { address: embedded.address as `0x${string}`, kind: 'embedded' }
-        : external !== undefined
-          ? { address: external as `0x${string}`, kind: 'external' }
-          : null,
+    wallet: await accountWallet(db, userId),
     createdAt: user.created_at,
   };
 }

@@ -49,8 +49,11 @@ export interface IdentitiesTable {
   created_at: string;
 }
 
-/** What a one-time code is for: signing in, or confirming a sensitive action of a signed-in user. */
-export type CodePurpose = 'sign-in' | 'reauth';
+/**
+ * What a one-time code is for: signing in, confirming a sensitive action of a signed-in user, or proving a
+ * phone number or e-mail address a signed-in user links to their account.
+ */
+export type CodePurpose = 'sign-in' | 'reauth' | 'link';
 
 /**
  * The one live code of a purpose, channel, identifier and browser; a new code from the same browser replaces

@@ -1,4 +1,9 @@
-export { createMessageText, createNoticeText, createReauthMessageText } from './messageText.js';
+export {
+  createLinkMessageText,
+  createMessageText,
+  createNoticeText,
+  createReauthMessageText,
+} from './messageText.js';
 export { renderOutboxPage } from './outboxPage.js';
 export { createOutboxTransport, type OutboxRecord, type OutboxStore } from './outboxTransport.js';
 export { createSmtpTransport, type SmtpTransportOptions } from './smtpTransport.js';

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { createMessageText, createNoticeText, createReauthMessageText } from './messageText.js';
+import {
+  createLinkMessageText,
+  createMessageText,
+  createNoticeText,
+  createReauthMessageText,
+} from './messageText.js';
 
 describe('createMessageText', () => {
   it('writes a one-paragraph SMS with the code, its lifetime and a warning', () => {
@@ -44,6 +49,26 @@ describe('createReauthMessageText', () => {
     expect(subject).toBe('Your Dial confirmation code: 654321');
     expect(text).toContain('Your Dial confirmation code is 654321.');
     expect(text).toContain('Someone asked to confirm a sensitive action on your Dial account');
+    expect(text).toContain('It expires in 10 minutes.');
+    expect(text).not.toMatch(/sign-in code/);
+  });
+});
+
+describe('createLinkMessageText', () => {
+  it('says the code links the number to an account and what sharing it would cost, in one SMS', () => {
+    const { subject, text } = createLinkMessageText('sms', '123456');
+    expect(subject).toBe('Your Dial link code');
+    expect(text).toBe(
+      "Your Dial code to link this number to an account is 123456. Didn't ask? Don't share it: money sent " +
+        'to this number could go to someone else.',
+    );
+    expect(text.length).toBeLessThanOrEqual(160);
+  });
+
+  it('puts the code in the e-mail subject, never the sign-in wording', () => {
+    const { subject, text } = createLinkMessageText('email', '654321');
+    expect(subject).toBe('Your Dial code to link this address: 654321');
+    expect(text).toContain('Your Dial code to link this e-mail address to a Dial account is 654321.');
     expect(text).toContain('It expires in 10 minutes.');
     expect(text).not.toMatch(/sign-in code/);
   });

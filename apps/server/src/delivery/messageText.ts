@@ -69,6 +69,37 @@ export function createReauthMessageText(
   };
 }
 
+/**
+ * Writes the subject and text that carry a code proving a phone number or e-mail address someone wants to
+ * link to their account: worded apart from sign-in codes, so the owner of a number someone else is trying
+ * to link does not pass the code on.
+ *
+ * @example
+ * createLinkMessageText('sms', '123456').text
+ * // "Your Dial code to link this number to an account is 123456. Didn't ask? Don't share it: …"
+ */
+export function createLinkMessageText(
+  kind: Channel,
+  code: string,
+  appName = 'Dial',
+): { subject: string; text: string } {
+  if (kind === 'sms') {
+    return {
+      subject: `Your ${appName} link code`,
+      text: `Your ${appName} code to link this number to an account is ${code}. Didn't ask? Don't share it: money sent to this number could go to someone else.`,
+    };
+  }
+  return {
+    subject: `Your ${appName} code to link this address: ${code}`,
+    text: [
+      `Your ${appName} code to link this e-mail address to a ${appName} account is ${code}.`,
+      '',
+      `It expires in ${EXPIRES_IN_MINUTES} minutes. If you didn't ask for it, don't share it with anyone: it would let someone else's account use your address.`,
+      '',
+    ].join('\n'),
+  };
+}
+
 /** What each notice says happened, as the middle of a sentence ("your wallet's recovery was changed"). */
 const NOTICE_EVENTS: Record<NoticeKind, string> = {
   'shares-rotated': "your wallet's key shares were replaced",
@@ -76,6 +107,7 @@ const NOTICE_EVENTS: Record<NoticeKind, string> = {
   'key-exported': "your wallet's private key was exported",
   'new-browser-sign-in': 'someone signed in to your account from a new browser',
   'method-linked': 'a new way to sign in was added to your account',
+  'method-removed': 'a way to sign in was removed from your account',
 };
 
 /**

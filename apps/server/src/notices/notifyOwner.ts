@@ -10,7 +10,8 @@ export type NoticeKind =
   | 'recovery-changed'
   | 'key-exported'
   | 'new-browser-sign-in'
-  | 'method-linked';
+  | 'method-linked'
+  | 'method-removed';
 
 /**
  * Tells the owner of an account that something security-relevant happened on it: records the event in
@@ -26,6 +27,8 @@ export type NoticeKind =
  * @param user - the owner; their phone, else their e-mail, receives the notice.
  * @param kind - what happened.
  * @param log - the request's logger.
+ * @param options.alsoTo - a second phone number or e-mail address to tell (once, when it is not the first):
+ *   a sign-in method just removed hears that it no longer signs in to the account.
  * @example
  * ```ts
  * await notifyOwner(ctx, request.user!, 'recovery-changed', request.log);
@@ -36,6 +39,7 @@ export async function notifyOwner(
   user: User,
   kind: NoticeKind,
   log: FastifyBaseLogger,
+  options: { alsoTo?: Recipient | undefined } = {},
 ): Promise<void> {
   const now = ctx.now();
   try {
@@ -47,12 +51,33 @@ export async function notifyOwner(
     log.error({ err: error, notice: kind }, 'account event not recorded');
   }
 
-  const recipient = noticeRecipient(user);
-  if (recipient === undefined) {
+  const recipients: Recipient[] = [];
+  const owner = noticeRecipient(user);
+  if (owner !== undefined) recipients.push(owner);
+  const { alsoTo } = options;
+  if (alsoTo !== undefined && !(alsoTo.channel === owner?.channel && alsoTo.to === owner.to)) {
+    recipients.push(alsoTo);
+  }
+  if (recipients.length === 0) {
     log.warn({ notice: kind }, 'notice not sent: the user has no phone number or e-mail address');
     return;
   }
-  const { channel, to } = recipient;
+  for (const recipient of recipients) await sendNotice(ctx, recipient, kind, now, log);
+}
+
+/** A phone number (by SMS) or e-mail address a notice goes to. */
+export interface Recipient {
+  channel: Channel;
+  to: string;
+}
+
+async function sendNotice(
+  ctx: Pick<AppContext, 'transports'>,
+  { channel, to }: Recipient,
+  kind: NoticeKind,
+  now: Date,
+  log: FastifyBaseLogger,
+): Promise<void> {
   const transport = ctx.transports[channel];
   if (transport === undefined) {
     log.warn({ notice: kind, channel }, 'notice not sent: no transport for its channel');
@@ -71,7 +96,7 @@ export async function notifyOwner(
 }
 
 /** Where a user's notices go: their phone by SMS, else their e-mail address. */
-function noticeRecipient(user: User): { channel: Channel; to: string } | undefined {
+function noticeRecipient(user: User): Recipient | undefined {
   if (user.phone !== null) return { channel: 'sms', to: user.phone };
   if (user.email !== null) return { channel: 'email', to: user.email };
   return undefined;

@@ -3,6 +3,7 @@ import { buildOnrampUrl, DialError, type OnrampAsset } from '@dial/core';
 import type { AppContext } from '../appContext.js';
 import { plainIp } from '../http/plainIp.js';
 import type { TypedApp } from '../http/typedApp.js';
+import { accountWallet } from '../wallet/accountWallet.js';
 import type { AvailableOffer } from './availableOffers.js';
 import { checkAmount } from './checkAmount.js';
 import type { OnrampProvider } from './onrampProvider.js';
@@ -44,12 +45,9 @@ export function registerOnrampRoutes(
         });
       }
       const amount = checkAmount(request.body.amount, asset as OnrampAsset, provider.name === 'sandbox');
-      const wallet = await ctx.db
-        .selectFrom('wallets')
-        .select('address')
-        .where('user_id', '=', user.id)
-        .executeTakeFirst();
-      if (wallet === undefined) throw new DialError('wallet_not_found');
+      // The account's wallet: the embedded one, else the first wallet linked (a wallet-signed-in person).
+      const wallet = await accountWallet(ctx.db, user.id);
+      if (wallet === null) throw new DialError('wallet_not_found');
       const sessionToken = await provider.createSessionToken({
         userId: user.id,
         walletAddress: wallet.address,

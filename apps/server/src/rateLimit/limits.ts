@@ -14,6 +14,8 @@ export type LimitName =
   | 'signInCodesPerIdentifierPerDay'
   | 'signInCodesPerKnownDevice'
   | 'reauthCodesPerUser'
+  | 'linkCodesPerUser'
+  | 'linkCodesPerIdentifier'
   | 'siweNoncesPerIp'
   | 'siweVerifiesPerIp'
   | 'siweVerifiesPerAddress'
@@ -67,6 +69,16 @@ export const RATE_LIMITS: RateLimits = Object.freeze({
   signInCodesPerKnownDevice: { max: 5, windowSeconds: HOUR },
   /** Re-authentication codes for one signed-in user (a budget apart from sign-in codes). */
   reauthCodesPerUser: { max: 5, windowSeconds: HOUR },
+  /**
+   * Link codes (`POST /api/auth/methods/code`) for one signed-in user: a budget apart from sign-in codes,
+   * so linking never spends a number's sign-in codes, nor a sign-in flood blocks linking.
+   */
+  linkCodesPerUser: { max: 5, windowSeconds: HOUR },
+  /**
+   * Link codes to one number or address, whichever accounts ask: bounds SMS pumping and the codes someone
+   * else's number receives (each asking account also spends its own budget).
+   */
+  linkCodesPerIdentifier: { max: 5, windowSeconds: HOUR },
 
   // Sign-In with Ethereum (auth/siwe/): sign-in and link alike.
   /** Nonces asked from one IP address: each is a row until swept. */

@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import type { Address } from 'viem';
 import type { Database, RecoveryMethod } from '../db/database.js';
 import { isUniqueViolation } from '../db/isUniqueViolation.js';
+import { accountWallet } from './accountWallet.js';
 import { decryptAuthShare, type EncryptedShare, encryptAuthShare } from './shareCipher.js';
 
 /** A user's embedded wallet as the registry keeps it. */
@@ -236,16 +237,18 @@ export async function loadRecoveryShare(
 }
 
 /**
- * The wallet address of the Dial user who verified this phone number (E.164), if they have a wallet:
- * `undefined` for an unknown number and for a user without a wallet alike.
+ * The wallet ({@link accountWallet}: the embedded one, else the first linked) of the Dial user who verified
+ * this phone number (E.164) and lets others find them by it: `undefined` for an unknown number, a number
+ * whose owner turned findability off, and a user without a wallet alike.
  */
 export async function findWalletByPhone(db: Kysely<Database>, e164: string): Promise<Address | undefined> {
   const row = await db
     .selectFrom('identities')
-    .innerJoin('wallets', 'wallets.user_id', 'identities.user_id')
-    .select('wallets.address')
-    .where('identities.kind', '=', 'phone')
-    .where('identities.value', '=', e164)
+    .select('user_id')
+    .where('kind', '=', 'phone')
+    .where('value', '=', e164)
+    .where('findable', '=', 1)
     .executeTakeFirst();
-  return row?.address as Address | undefined;
+  if (row === undefined) return undefined;
+  return (await accountWallet(db, row.user_id))?.address;
 }

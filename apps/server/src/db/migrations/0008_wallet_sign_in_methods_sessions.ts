@@ -16,10 +16,14 @@ import { type Kysely, sql } from 'kysely';
 //   session that asked (its token's hash). Single use: `used_at` is set, not the row deleted, so a replay
 //   is told apart from a nonce never issued.
 // - account_events may record 'method-linked' and 'method-removed'.
+// - otp_codes is rebuilt so that `purpose` may also be 'link' (a code proving a phone number or e-mail
+//   address the signed-in person links to their account); every pending code is kept as it is.
 
 const IDENTITY_KINDS = sql`kind in ('phone', 'email', 'wallet')`;
 const EVENT_KINDS_0006 = ['shares-rotated', 'recovery-changed', 'key-exported', 'new-browser-sign-in'];
 const EVENT_KINDS_0008 = [...EVENT_KINDS_0006, 'method-linked', 'method-removed'];
+const CODE_PURPOSES_0006 = ['sign-in', 'reauth'];
+const CODE_PURPOSES_0008 = [...CODE_PURPOSES_0006, 'link'];
 const BATCH = 500;
 
 // biome-ignore lint/suspicious/noExplicitAny: a migration must not depend on today's Database type
@@ -58,6 +62,39 @@ async function rebuildAccountEvents(db: AnyDb, kinds: readonly string[], keep: r
     .on('account_events')
     .columns(['user_id', 'created_at'])
     .execute();
+}
+
+/** Rebuilds otp_codes (as 0006 made it) with a check allowing `purposes`, keeping the rows of `keep`. */
+async function rebuildOtpCodes(db: AnyDb, purposes: readonly string[], keep: readonly string[]) {
+  const list = sql.join(purposes.map((purpose) => sql.lit(purpose)));
+  await db.schema
+    .createTable('otp_codes_next')
+    .addColumn('purpose', 'text', (column) => column.notNull().check(sql`purpose in (${list})`))
+    .addColumn('channel', 'text', (column) => column.notNull())
+    .addColumn('identifier', 'text', (column) => column.notNull())
+    .addColumn('device_hash', 'text', (column) => column.notNull())
+    .addColumn('code_hash', 'text', (column) => column.notNull())
+    .addColumn('expires_at', 'text', (column) => column.notNull())
+    .addColumn('attempts', 'integer', (column) => column.notNull().defaultTo(0))
+    .addColumn('created_at', 'text', (column) => column.notNull())
+    // Named after the purposes: PostgreSQL keeps the previous table's key index name until it is dropped.
+    .addPrimaryKeyConstraint(`otp_codes_pk_${purposes.length}`, [
+      'purpose',
+      'channel',
+      'identifier',
+      'device_hash',
+    ])
+    .execute();
+  const keepList = sql.join(keep.map((purpose) => sql.lit(purpose)));
+  await sql`
+    insert into otp_codes_next
+      (purpose, channel, identifier, device_hash, code_hash, expires_at, attempts, created_at)
+    select purpose, channel, identifier, device_hash, code_hash, expires_at, attempts, created_at
+    from otp_codes where purpose in (${keepList})
+  `.execute(db);
+  await db.schema.dropTable('otp_codes').execute();
+  await db.schema.alterTable('otp_codes_next').renameTo('otp_codes').execute();
+  await db.schema.createIndex('otp_codes_expires_at').on('otp_codes').column('expires_at').execute();
 }
 
 export async function up(db: AnyDb): Promise<void> {
@@ -106,11 +143,14 @@ export async function up(db: AnyDb): Promise<void> {
   await db.schema.createIndex('siwe_nonces_expires_at').on('siwe_nonces').column('expires_at').execute();
 
   await rebuildAccountEvents(db, EVENT_KINDS_0008, EVENT_KINDS_0006);
+  await rebuildOtpCodes(db, CODE_PURPOSES_0008, CODE_PURPOSES_0006);
 }
 
 export async function down(db: AnyDb): Promise<void> {
   // Back to 0007: events of the new kinds, wallet sign-in methods and the nonces are dropped; phone numbers
-  // and e-mail addresses are kept with their owners (turned-off findability is lost: 0007 had none).
+  // and e-mail addresses are kept with their owners (turned-off findability is lost: 0007 had none). Pending
+  // link codes are dropped; sign-in and re-authentication codes are kept.
+  await rebuildOtpCodes(db, CODE_PURPOSES_0006, CODE_PURPOSES_0006);
   await rebuildAccountEvents(db, EVENT_KINDS_0006, EVENT_KINDS_0006);
   await db.schema.dropTable('siwe_nonces').execute();
 

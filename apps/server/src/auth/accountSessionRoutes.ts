@@ -1,0 +1,97 @@
+import { endOtherSessionsRoute, endSessionRoute, listSessionsRoute, logoutEverywhereRoute } from '@dial/api';
+import { DialError } from '@dial/core';
+import type { AppContext } from '../appContext.js';
+import type { TypedApp } from '../http/typedApp.js';
+import { describeUserAgent } from './describeUserAgent.js';
+import { sessionHashOf } from './reauthentication.js';
+import { clearSessionCookie } from './sessions.js';
+
+const HOUR_MS = 3_600_000;
+
+/**
+ * The signed-in person's sessions: the live ones listed, and ending one, all others, or all of them (sign out
+ * everywhere). Ending a session deletes its row, and every server reads the session from the database on
+ * each request (`requireUser`), so an ended session is refused by every server at its next request. A
+ * session is named by its public id, never its token or the token's hash; another user's id answers
+ * `404 not_found`, as one that does not exist.
+ */
+export function registerAccountSessionRoutes(app: TypedApp, ctx: AppContext): void {
+  /** The times that make a session live now: not past its absolute end, not idle for too long. */
+  const liveSince = (now: Date) => ({
+    nowIso: now.toISOString(),
+    idleCutoff: new Date(now.getTime() - ctx.config.session.idleHours * HOUR_MS).toISOString(),
+  });
+
+  app.get(
+    listSessionsRoute.url,
+    { preHandler: app.requireUser, schema: listSessionsRoute.schema },
+    async (request) => {
+      const { nowIso, idleCutoff } = liveSince(ctx.now());
+      const current = sessionHashOf(request);
+      const rows = await ctx.db
+        .selectFrom('sessions')
+        .select(['id', 'token_hash', 'user_agent', 'method', 'created_at', 'last_seen_at'])
+        .where('user_id', '=', request.user!.id)
+        .where('expires_at', '>', nowIso)
+        .where('last_seen_at', '>', idleCutoff)
+        .orderBy('last_seen_at', 'desc')
+        .orderBy('created_at', 'desc')
+        .orderBy('id')
+        .execute();
+      return {
+        sessions: rows.map((row) => ({
+          id: row.id,
+          device: describeUserAgent(row.user_agent),
+          method: row.method,
+          createdAt: row.created_at,
+          lastSeenAt: row.last_seen_at,
+          current: row.token_hash === current,
+        })),
+      };
+    },
+  );
+
+  app.post(
+    endSessionRoute.url,
+    { preHandler: app.requireUser, schema: endSessionRoute.schema },
+    async (request, reply) => {
+      const ended = await ctx.db
+        .deleteFrom('sessions')
+        .where('id', '=', request.params.id)
+        .where('user_id', '=', request.user!.id)
+        .returning('token_hash')
+        .executeTakeFirst();
+      if (ended === undefined) throw new DialError('not_found', { details: 'no such session of yours' });
+      if (ended.token_hash === sessionHashOf(request)) clearSessionCookie(reply, ctx);
+      return { ok: true as const };
+    },
+  );
+
+  app.post(
+    endOtherSessionsRoute.url,
+    { preHandler: app.requireUser, schema: endOtherSessionsRoute.schema },
+    async (request) => {
+      const { nowIso, idleCutoff } = liveSince(ctx.now());
+      const ended = await ctx.db
+        .deleteFrom('sessions')
+        .where('user_id', '=', request.user!.id)
+        .where('token_hash', '<>', sessionHashOf(request))
+        .returning(['expires_at', 'last_seen_at'])
+        .execute();
+      // Rows of sessions that had already ended (not yet swept) go too, but are not counted as ended now.
+      return {
+        ended: ended.filter((row) => row.expires_at > nowIso && row.last_seen_at > idleCutoff).length,
+      };
+    },
+  );
+
+  app.post(
+    logoutEverywhereRoute.url,
+    { preHandler: app.requireUser, schema: logoutEverywhereRoute.schema },
+    async (request, reply) => {
+      await ctx.db.deleteFrom('sessions').where('user_id', '=', request.user!.id).execute();
+      clearSessionCookie(reply, ctx);
+      return { ok: true as const };
+    },
+  );
+}
