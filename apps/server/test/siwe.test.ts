@@ -24,6 +24,7 @@ import { newDevice } from './browsers.js';
 import { DIALECTS, useTestDatabase } from './databases.js';
 import { expectError } from './expectError.js';
 import { createTestApp, ORIGIN, PHONE, type RequestOptions, sessionToken, type TestApp } from './testApp.js';
+import { registerWallet, testWallet } from './walletProof.js';
 
 const MINUTE = 60_000;
 const EMAIL = 'ada@example.com';
@@ -659,6 +660,31 @@ describe.each(DIALECTS)('Sign-In with Ethereum on %s', (dialect) => {
       const { token } = await t.signIn('email', EMAIL);
       const response = await link(t, token, await signedMessage(t, account, {}, { token }));
       expectError(response, 409, 'method_taken');
+    });
+
+    it("refuses another account's embedded wallet as method_taken, and its key signs in to that account", async () => {
+      const t = await chainApp();
+      const { token: ownerToken, response: owner } = await t.signIn('sms', PHONE);
+      const embedded = testWallet(7);
+      expect((await registerWallet(t, ownerToken, { wallet: embedded })).response.statusCode).toBe(201);
+      const key = privateKeyToAccount(embedded.privateKey);
+
+      const { token } = await t.signIn('email', EMAIL);
+      expectError(await link(t, token, await signedMessage(t, key, {}, { token })), 409, 'method_taken');
+
+      // Its key (exported, say) reaches the account it belongs to, never a second account with the address.
+      const viaKey = await signInWithWallet(t, key);
+      expect(viaKey.body).toMatchObject({
+        user: { id: owner.json().user.id, phone: PHONE },
+        isNewUser: false,
+      });
+      expect(viaKey.body.user.wallet).toEqual({ address: embedded.address, kind: 'embedded' });
+      const wallets = await db()
+        .selectFrom('identities')
+        .select('value')
+        .where('kind', '=', 'wallet')
+        .execute();
+      expect(wallets).toEqual([]);
     });
 
     it('refuses a wallet already linked to the account as method_already_linked', async () => {

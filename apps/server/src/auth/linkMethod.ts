@@ -87,6 +87,14 @@ async function refuseExisting(db: Kysely<Database>, userId: string, value: strin
     .select('user_id')
     .where('value', '=', value)
     .executeTakeFirst();
-  if (owner === undefined) return;
-  throw new DialError(owner.user_id === userId ? 'method_already_linked' : 'method_taken');
+  if (owner !== undefined) {
+    throw new DialError(owner.user_id === userId ? 'method_already_linked' : 'method_taken');
+  }
+  // Another account's embedded wallet is that account's, linked or not: one address, one account.
+  const embedded = await db
+    .selectFrom('wallets')
+    .select('user_id')
+    .where('address', '=', value)
+    .executeTakeFirst();
+  if (embedded !== undefined && embedded.user_id !== userId) throw new DialError('method_taken');
 }

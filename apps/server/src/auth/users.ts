@@ -136,3 +136,19 @@ async function loadUser(db: Kysely<Database>, userId: string): Promise<User> {
   if (user === undefined) throw new Error(`user ${userId} vanished`);
   return user;
 }
+
+/**
+ * The user whose embedded wallet is `address` (checksummed, as stored); `undefined` when it is no account's
+ * embedded wallet.
+ */
+export async function findEmbeddedWalletOwner(
+  db: Kysely<Database>,
+  address: string,
+): Promise<User | undefined> {
+  const row = await db
+    .selectFrom('wallets')
+    .select('user_id')
+    .where('address', '=', address)
+    .executeTakeFirst();
+  return row === undefined ? undefined : findUser(db, row.user_id);
+}

@@ -20,7 +20,7 @@ import { deviceHashOf, ensureDevice } from '../devices.js';
 import { linkMethod } from '../linkMethod.js';
 import { sessionHashOf } from '../reauthentication.js';
 import { startSignedInSession } from '../startSignedInSession.js';
-import { findOrCreateUser } from '../users.js';
+import { findEmbeddedWalletOwner, findOrCreateUser } from '../users.js';
 import { checkSiweFields, readSiweMessage, type SiweFields, type SiweRules } from './checkSiweMessage.js';
 import { checkSiweNonce, issueSiweNonce, type SiweNonceBinding, useSiweNonce } from './siweNonces.js';
 
@@ -102,12 +102,18 @@ export function registerSiweRoutes(app: TypedApp, ctx: AppContext): void {
       // No device cookie: no nonce can match ('' is no SHA-256).
       const binding: SiweNonceBinding = { purpose: 'sign-in', deviceHash: deviceHashOf(request) ?? '' };
       const { address } = await proveSigned(request.body, binding, request.ip);
-      const { user, isNewUser } = await findOrCreateUser(
-        ctx.db,
-        { kind: 'wallet', value: address },
-        { allowlist: ctx.config.allowlist, maxUsers: ctx.config.maxUsers },
-        ctx.now(),
-      );
+      // An embedded wallet's own key (exported, say) signs in to the account it belongs to: one address is
+      // never the wallet of two accounts.
+      const embeddedOwner = await findEmbeddedWalletOwner(ctx.db, address);
+      const { user, isNewUser } =
+        embeddedOwner !== undefined
+          ? { user: embeddedOwner, isNewUser: false }
+          : await findOrCreateUser(
+              ctx.db,
+              { kind: 'wallet', value: address },
+              { allowlist: ctx.config.allowlist, maxUsers: ctx.config.maxUsers },
+              ctx.now(),
+            );
       await startSignedInSession(request, reply, ctx, { user, isNewUser, method: 'wallet' });
       return { user, isNewUser };
     },
