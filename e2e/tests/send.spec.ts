@@ -1,11 +1,12 @@
 import { expect, type Page, test } from '@playwright/test';
-import { enterCodeAndOpenWallet, requestCode, signInWithEmail, snap, uniqueEmail } from './steps.js';
-
-/** A UK mobile number no other test uses (+44 7400 1xxxxx; the library refuses the 07700 900xxx range). */
-function uniqueUkMobile(): { e164: string; national: string } {
-  const digits = String(Math.floor(Math.random() * 100_000)).padStart(5, '0');
-  return { e164: `+447400${1}${digits}`, national: `07400 1${digits}` };
-}
+import {
+  enterCodeAndOpenWallet,
+  requestCode,
+  signInWithEmail,
+  snap,
+  uniqueEmail,
+  uniqueUkMobile,
+} from './steps.js';
 
 async function fund(page: Page, asset: 'ETH' | 'USDC', expected: RegExp): Promise<void> {
   await page.getByRole('button', { name: `Get test ${asset}` }).click();

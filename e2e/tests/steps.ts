@@ -53,3 +53,9 @@ export async function signInWithEmail(page: Page, email: string): Promise<string
 export function uniqueEmail(name: string): string {
   return `${name}.${Date.now()}.${Math.floor(Math.random() * 1e6)}@example.com`;
 }
+
+/** A UK mobile number no other test uses (+44 7400 1xxxxx; the library refuses the 07700 900xxx range). */
+export function uniqueUkMobile(): { e164: string; national: string } {
+  const digits = String(Math.floor(Math.random() * 100_000)).padStart(5, '0');
+  return { e164: `+447400${1}${digits}`, national: `07400 1${digits}` };
+}

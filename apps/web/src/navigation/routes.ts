@@ -12,6 +12,7 @@ export const SCREEN_PATHS = {
   security: '/security',
   'recovery-setup': '/security/recovery',
   export: '/security/export',
+  settings: '/settings',
 } as const;
 
 export type ScreenName = keyof typeof SCREEN_PATHS;

@@ -1,23 +1,31 @@
 import type { ClipboardEvent, FormEvent } from 'react';
 import { useEffect } from 'react';
-import type { User } from '../api/types';
 import { ErrorMessage } from '../ui/ErrorMessage';
 import { Screen } from '../ui/Screen';
+import type { CodeRoutes } from './codeRoutes';
 import { useCodeEntry } from './useCodeEntry';
 import { useCountdown } from './useCountdown';
 import type { Challenge } from './useSignInFlow';
 import { CODE_LENGTH, isCompleteCode } from './verificationCode';
 
-interface CodeEntryProps {
+interface CodeEntryProps<Result> {
   challenge: Challenge;
-  onVerified(user: User): void;
+  /** Where the code is checked and a new one sent (sign-in's, or linking a method's). */
+  routes: CodeRoutes<Result>;
+  onVerified(result: Result): void;
   onResent(challenge: Challenge): void;
   onBack(): void;
 }
 
 /** "Enter your code": one field for the six digits, resend after a wait, or go back. */
-export function CodeEntry({ challenge: initial, onVerified, onResent, onBack }: CodeEntryProps) {
-  const entry = useCodeEntry(initial, onVerified, onResent);
+export function CodeEntry<Result>({
+  challenge: initial,
+  routes,
+  onVerified,
+  onResent,
+  onBack,
+}: CodeEntryProps<Result>) {
+  const entry = useCodeEntry(initial, routes, onVerified, onResent);
   const secondsLeft = useCountdown(entry.challenge.resendAt);
   const isPhone = entry.challenge.started.channel === 'sms';
 

@@ -4,6 +4,7 @@ import type { OtpChannel, User } from '../api/types';
 import { useWalletSignIn, type WalletSignIn } from '../connect/useWalletSignIn';
 import { WalletChoices } from '../connect/WalletChoices';
 import { CodeEntry } from './CodeEntry';
+import { signInCodeRoutes } from './codeRoutes';
 import { getCountries } from './countryList';
 import { SignIn } from './SignIn';
 import { useSignInFlow } from './useSignInFlow';
@@ -26,7 +27,7 @@ interface SignInFlowProps {
 
 /** Sign-in: the form, then the code. */
 export function SignInFlow({ channels, moreWallets, onSignedIn, preloadNext }: SignInFlowProps) {
-  const flow = useSignInFlow(channels[0] ?? 'sms');
+  const flow = useSignInFlow(channels[0] ?? 'sms', signInCodeRoutes.send);
   const walletSignIn = useWalletSignIn(onSignedIn);
   const onCodeStep = flow.step.name === 'code';
 
@@ -39,6 +40,7 @@ export function SignInFlow({ channels, moreWallets, onSignedIn, preloadNext }: S
     return (
       <CodeEntry
         challenge={flow.step.challenge}
+        routes={signInCodeRoutes}
         onVerified={onSignedIn}
         onResent={flow.resent}
         onBack={flow.back}

@@ -1,7 +1,5 @@
 import { useCallback, useState } from 'react';
-import { verifyOtp } from '../api/endpoints';
-import type { User } from '../api/types';
-import { startOtpWithProof } from './startOtpWithProof';
+import type { CodeRoutes } from './codeRoutes';
 import { useCodeCheck } from './useCodeCheck';
 import type { Challenge } from './useSignInFlow';
 
@@ -10,9 +8,10 @@ import type { Challenge } from './useSignInFlow';
  * as soon as all six are there, a wrong code clears the field and the focus stays in it); resending is allowed
  * once the server's wait is over.
  */
-export function useCodeEntry(
+export function useCodeEntry<Result>(
   initial: Challenge,
-  onVerified: (user: User) => void,
+  routes: CodeRoutes<Result>,
+  onVerified: (result: Result) => void,
   onResent: (challenge: Challenge) => void,
 ) {
   const [challenge, setChallenge] = useState(initial);
@@ -23,24 +22,24 @@ export function useCodeEntry(
   const checkCode = useCallback(
     (candidate: string) => {
       setNotice('');
-      return verifyOtp(challenge.started.channel, challenge.started.to, candidate);
+      return routes.verify(challenge.started.channel, challenge.started.to, candidate);
     },
-    [challenge],
+    [challenge, routes],
   );
-  const signedIn = useCallback(({ user }: { user: User }) => onVerified(user), [onVerified]);
-  const check = useCodeCheck<{ user: User }, 'resend'>(checkCode, signedIn);
+  const check = useCodeCheck<Result, 'resend'>(checkCode, onVerified);
   const { run, codeReplaced, inputRef } = check;
 
   const resend = useCallback(
     () =>
       run('resend', async () => {
         setNotice('');
-        const started = await startOtpWithProof(challenge.started.channel, challenge.started.to, {
-          onChecking: () => {
-            setChecking(true);
-            setNotice('Checking this browser… This takes a few seconds.');
-          },
-        })
+        const started = await routes
+          .send(challenge.started.channel, challenge.started.to, {
+            onChecking: () => {
+              setChecking(true);
+              setNotice('Checking this browser… This takes a few seconds.');
+            },
+          })
           .catch((error: unknown) => {
             setNotice('');
             throw error;
@@ -53,7 +52,7 @@ export function useCodeEntry(
         setNotice('New code sent.');
         inputRef.current?.focus();
       }),
-    [run, codeReplaced, inputRef, challenge, onResent],
+    [run, codeReplaced, inputRef, challenge, onResent, routes],
   );
 
   const { code, pending, error, needsNewCode, onCodeInput, verify } = check;

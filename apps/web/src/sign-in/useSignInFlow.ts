@@ -1,8 +1,8 @@
 import { useCallback, useRef, useState } from 'react';
 import type { OtpChannel, OtpStarted } from '../api/types';
+import type { CodeRoutes } from './codeRoutes';
 import { countryName, initialCountry } from './countryList';
 import { prepareOtpRequest, type SignInDraft } from './prepareOtpRequest';
-import { startOtpWithProof } from './startOtpWithProof';
 
 /** A code was sent: what the code-entry screen needs. */
 export interface Challenge {
@@ -17,9 +17,10 @@ export type SignInStep = { name: 'form' } | { name: 'code'; challenge: Challenge
 
 /**
  * The sign-in flow's state: the form's draft (kept when going back from the code screen), the inline field
- * message, the request to send a code, and the step.
+ * message, the request to send a code, and the step. Linking a phone number or e-mail address in settings
+ * runs the same flow through its own `send`.
  */
-export function useSignInFlow(initialChannel: OtpChannel) {
+export function useSignInFlow(initialChannel: OtpChannel, send: CodeRoutes<unknown>['send']) {
   const [draft, setDraft] = useState<SignInDraft>(() => ({
     channel: initialChannel,
     countryCode: initialCountry(),
@@ -76,9 +77,7 @@ export function useSignInFlow(initialChannel: OtpChannel) {
     sendingRef.current = true;
     setSending(true);
     try {
-      const started = await startOtpWithProof(request.channel, request.to, {
-        onChecking: () => setChecking(true),
-      });
+      const started = await send(request.channel, request.to, { onChecking: () => setChecking(true) });
       const challenge = {
         started,
         display: request.display,
@@ -93,7 +92,7 @@ export function useSignInFlow(initialChannel: OtpChannel) {
       setSending(false);
       setChecking(false);
     }
-  }, [draft]);
+  }, [draft, send]);
 
   /** A new code was sent from the code screen. */
   const resent = useCallback((challenge: Challenge) => {

@@ -27,7 +27,7 @@ import { ReceivePanel } from './ReceivePanel';
 import { useTestFunds } from './useTestFunds';
 
 /** The screens the wallet home switches between: itself, and those that share its network and balances. */
-export type WalletHomeScreen = Exclude<ScreenName, 'recovery-setup' | 'export'>;
+export type WalletHomeScreen = Exclude<ScreenName, 'recovery-setup' | 'export' | 'settings'>;
 
 interface WalletHomeProps {
   user: User;
@@ -206,6 +206,9 @@ export function WalletHome({ user, config, address, signer, screen, onSignedOut 
       <ActivityPanel chains={chains} shownCount={activityShown} />
       <SecurityPanel />
 
+      <ScreenLink to={SCREEN_PATHS.settings} className="button button-link">
+        Settings
+      </ScreenLink>
       {signOut.error !== null && <ErrorMessage error={signOut.error} />}
       <button
         type="button"

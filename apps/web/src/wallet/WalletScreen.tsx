@@ -25,6 +25,8 @@ export interface WalletScreenProps {
 const RecoverWallet = lazy(() => import('../recovery/RecoverWallet'));
 const RecoverySetup = lazy(() => import('../recovery/RecoverySetup'));
 const ExportKey = lazy(() => import('../export/ExportKey'));
+// Settings (sign-in methods, sessions) is visited rarely: its own chunk too.
+const SettingsScreen = lazy(() => import('../settings/SettingsScreen'));
 
 /**
  * The signed-in part of the app (a lazy chunk). An account whose wallet is the person's own wallet app
@@ -85,6 +87,16 @@ function EmbeddedWalletScreen({ user, config, onSignedOut }: WalletScreenProps) 
     replaceScreen(SCREEN_PATHS.home);
     onSignedOut();
   }, [onSignedOut]);
+
+  // Settings needs no key: it shows whatever the wallet's state (someone who lost this browser's share can
+  // still end their other sessions).
+  if (screen === 'settings') {
+    return (
+      <Suspense fallback={<StatusScreen message="Loading…" />}>
+        <SettingsScreen user={user} onSignedOut={signedOutHere} onSessionEnded={onSignedOut} />
+      </Suspense>
+    );
+  }
 
   switch (state.status) {
     case 'opening':

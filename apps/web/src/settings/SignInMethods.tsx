@@ -1,0 +1,250 @@
+import { useState } from 'react';
+import type { SignInMethod } from '../api/types';
+import { ErrorMessage } from '../ui/ErrorMessage';
+import type { MethodList } from './accountApi';
+import { removeMethod, setFindable } from './accountApi';
+import { formatDay, formatMethodValue, METHOD_KIND_LABELS } from './describeMethod';
+import { additionBlockedReason, methodCount, removalBlockedReason } from './methodLimits';
+import { useAccountAction } from './useAccountAction';
+import type { AccountData } from './useAccountData';
+
+/** The ways to add a method that the screen offers (each opens its own step). */
+export type AddMethodKind = 'sms' | 'email';
+
+interface SignInMethodsProps {
+  data: AccountData<MethodList>;
+  reload(): void;
+  /** Shows a method as the server answered it changed. */
+  patch(change: (list: MethodList) => MethodList): void;
+  onSessionEnded(): void;
+  /** Tells the screen's status line what was done. */
+  announce(message: string): void;
+  onAdd(kind: AddMethodKind): void;
+}
+
+/** "Sign-in methods": the person's phone numbers, e-mail addresses and wallets, in full; add, remove, findability. */
+export function SignInMethods({ data, reload, patch, onSessionEnded, announce, onAdd }: SignInMethodsProps) {
+  const action = useAccountAction(reload, onSessionEnded);
+  const [confirming, setConfirming] = useState<string | null>(null);
+  /** A findability change under way: the box shows it until the server answers. */
+  const [requested, setRequested] = useState<{ id: string; findable: boolean } | null>(null);
+
+  const toggleFindable = async (method: SignInMethod, findable: boolean) => {
+    announce('');
+    setRequested({ id: method.id, findable });
+    const done = await action.run(method.id, async () => {
+      const changed = await setFindable(method.id, findable);
+      patch((list) => ({
+        ...list,
+        methods: list.methods.map((each) => (each.id === changed.id ? changed : each)),
+      }));
+    });
+    setRequested(null);
+    if (done) {
+      announce(
+        findable
+          ? `People can now send to you by ${formatMethodValue(method)}.`
+          : `People can no longer find you by ${formatMethodValue(method)}.`,
+      );
+    }
+  };
+  const remove = async (method: SignInMethod) => {
+    announce('');
+    const done = await action.run(method.id, () => removeMethod(method.id));
+    setConfirming(null);
+    if (done) announce(`${formatMethodValue(method)} is removed: you can no longer sign in with it.`);
+  };
+
+  return (
+    <section className="panel settings-section" aria-labelledby="methods-title">
+      <div className="settings-heading">
+        <h2 id="methods-title">Sign-in methods</h2>
+        {data.status === 'ready' && (
+          <p className="settings-count">{methodCount(data.value.methods.length, data.value.maxMethods)}</p>
+        )}
+      </div>
+      <p className="hint">You can sign in to Dial with any of these.</p>
+
+      {data.status === 'loading' && <p role="status">Loading your sign-in methods…</p>}
+      {data.status === 'failed' && (
+        <>
+          <ErrorMessage error={data.error} />
+          <button type="button" className="button button-secondary" onClick={reload}>
+            Try again
+          </button>
+        </>
+      )}
+      {data.status === 'ready' && (
+        <>
+          {data.value.methods.length === 0 ? (
+            <p>No sign-in methods.</p>
+          ) : (
+            <ul className="settings-list" aria-label="Sign-in methods">
+              {data.value.methods.map((method) => (
+                <MethodItem
+                  key={method.id}
+                  method={method}
+                  removalBlocked={removalBlockedReason(data.value.methods)}
+                  pending={action.pending === method.id}
+                  findable={requested?.id === method.id ? requested.findable : method.findable === true}
+                  confirming={confirming === method.id}
+                  onFindable={(findable) => void toggleFindable(method, findable)}
+                  onAskRemove={() => {
+                    action.clearError();
+                    setConfirming(method.id);
+                  }}
+                  onCancelRemove={() => setConfirming(null)}
+                  onRemove={() => void remove(method)}
+                />
+              ))}
+            </ul>
+          )}
+          {action.error !== null && <ErrorMessage error={action.error} />}
+          <AddMethods
+            blocked={additionBlockedReason(data.value.methods.length, data.value.maxMethods)}
+            onAdd={onAdd}
+          />
+        </>
+      )}
+    </section>
+  );
+}
+
+interface MethodItemProps {
+  method: SignInMethod;
+  /** Why no method can be removed now, or null. */
+  removalBlocked: string | null;
+  pending: boolean;
+  /** Whether the number's box is ticked (the change asked for, while it is under way). */
+  findable: boolean;
+  confirming: boolean;
+  onFindable(findable: boolean): void;
+  onAskRemove(): void;
+  onCancelRemove(): void;
+  onRemove(): void;
+}
+
+const VALUE_CLASS: Record<SignInMethod['kind'], string> = {
+  phone: 'settings-value nowrap',
+  email: 'settings-value break-anywhere',
+  wallet: 'settings-value settings-address break-anywhere',
+};
+
+function MethodItem({
+  method,
+  removalBlocked,
+  pending,
+  findable,
+  confirming,
+  onFindable,
+  onAskRemove,
+  onCancelRemove,
+  onRemove,
+}: MethodItemProps) {
+  const value = formatMethodValue(method);
+  const findableId = `findable-${method.id}`;
+  const blockedId = `remove-blocked-${method.id}`;
+
+  return (
+    <li className="settings-item">
+      <p className="settings-kind">{METHOD_KIND_LABELS[method.kind]}</p>
+      <p className={VALUE_CLASS[method.kind]}>{value}</p>
+      <p className="hint">Added on {formatDay(method.createdAt)}</p>
+
+      {method.kind === 'phone' && (
+        <div className="settings-toggle">
+          <label>
+            <input
+              type="checkbox"
+              checked={findable}
+              onChange={(event) => {
+                if (!pending) onFindable(event.target.checked);
+              }}
+              aria-describedby={`${findableId}-hint`}
+              aria-disabled={pending}
+            />{' '}
+            Let people send to me by this number
+          </label>
+          <p className="hint" id={`${findableId}-hint`}>
+            When this is on, someone who sends to {value} in Dial finds your wallet. When it is off, they find
+            no one; you can still sign in with the number.
+          </p>
+        </div>
+      )}
+
+      {confirming ? (
+        <fieldset className="settings-confirm">
+          <legend>Remove {value}?</legend>
+          <p>
+            You will no longer be able to sign in with it
+            {method.kind === 'phone' ? ', and people will not find you by it' : ''}.
+          </p>
+          <div className="actions">
+            <button type="button" className="button button-primary" onClick={onRemove} disabled={pending}>
+              {pending ? 'Removing…' : 'Remove'}
+            </button>
+            <button type="button" className="button button-secondary" onClick={onCancelRemove}>
+              Cancel
+            </button>
+          </div>
+        </fieldset>
+      ) : (
+        <>
+          <button
+            type="button"
+            className="button button-link"
+            aria-label={`Remove ${value}`}
+            aria-disabled={removalBlocked !== null}
+            aria-describedby={removalBlocked !== null ? blockedId : undefined}
+            onClick={() => {
+              if (removalBlocked === null) onAskRemove();
+            }}
+          >
+            Remove
+          </button>
+          {removalBlocked !== null && (
+            <p className="hint" id={blockedId}>
+              {removalBlocked}
+            </p>
+          )}
+        </>
+      )}
+    </li>
+  );
+}
+
+function AddMethods({ blocked, onAdd }: { blocked: string | null; onAdd(kind: AddMethodKind): void }) {
+  const describedBy = blocked !== null ? 'add-blocked' : undefined;
+  const add = (kind: AddMethodKind) => {
+    if (blocked === null) onAdd(kind);
+  };
+  return (
+    <>
+      <div className="actions">
+        <button
+          type="button"
+          className="button button-secondary"
+          aria-disabled={blocked !== null}
+          aria-describedby={describedBy}
+          onClick={() => add('sms')}
+        >
+          Add a phone number
+        </button>
+        <button
+          type="button"
+          className="button button-secondary"
+          aria-disabled={blocked !== null}
+          aria-describedby={describedBy}
+          onClick={() => add('email')}
+        >
+          Add an email address
+        </button>
+      </div>
+      {blocked !== null && (
+        <p className="hint" id="add-blocked">
+          {blocked}
+        </p>
+      )}
+    </>
+  );
+}
