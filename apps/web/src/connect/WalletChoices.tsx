@@ -6,14 +6,19 @@ import type { WalletSignIn } from './useWalletSignIn';
 import './connect.css';
 
 interface WalletChoicesProps {
-  walletSignIn: WalletSignIn;
+  /** What picking a wallet does: signing in with it, or linking it to the signed-in account (settings). */
+  walletSignIn: Pick<WalletSignIn, 'progress' | 'signIn' | 'busy'>;
+  /** The list's heading ("Or continue with a wallet" by default). */
+  title?: string;
+  /** What the wallet's signature is for, in the status line: "sign in" by default, or "link it". */
+  purpose?: string;
   /** More ways to connect a wallet, after this browser's wallets (the WalletConnect button). */
   more?: ReactNode;
 }
 
-const STEP_TEXT: Record<WalletSignInStep, (name: string) => string> = {
+const STEP_TEXT: Record<WalletSignInStep, (name: string, purpose: string) => string> = {
   connecting: (name) => `Waiting for ${name}: allow Dial to see your account.`,
-  signing: (name) => `Waiting for ${name}: sign the message to sign in. It costs nothing.`,
+  signing: (name, purpose) => `Waiting for ${name}: sign the message to ${purpose}. It costs nothing.`,
   verifying: () => 'Checking the signature…',
 };
 
@@ -22,7 +27,12 @@ const STEP_TEXT: Record<WalletSignInStep, (name: string) => string> = {
  * button that signs in with it (Sign-In with Ethereum), then `more`; what signing in waits for, and why it
  * failed. Nothing when there is no way to connect a wallet.
  */
-export function WalletChoices({ walletSignIn, more }: WalletChoicesProps) {
+export function WalletChoices({
+  walletSignIn,
+  title = 'Or continue with a wallet',
+  purpose = 'sign in',
+  more,
+}: WalletChoicesProps) {
   const wallets = useDiscoveredWallets();
   const { progress, signIn, busy } = walletSignIn;
   if (wallets.length === 0 && more === undefined) return null;
@@ -30,7 +40,7 @@ export function WalletChoices({ walletSignIn, more }: WalletChoicesProps) {
   return (
     <section className="wallet-choices" aria-labelledby="wallet-choices-title">
       <h2 id="wallet-choices-title" className="wallet-choices-title">
-        Or continue with a wallet
+        {title}
       </h2>
       <ul className="wallet-list">
         {wallets.map((wallet) => (
@@ -55,7 +65,7 @@ export function WalletChoices({ walletSignIn, more }: WalletChoicesProps) {
         {more !== undefined && <li>{more}</li>}
       </ul>
       <p className="message" role="status">
-        {progress.phase !== 'idle' ? STEP_TEXT[progress.phase](progress.wallet.info.name) : ''}
+        {progress.phase !== 'idle' ? STEP_TEXT[progress.phase](progress.wallet.info.name, purpose) : ''}
       </p>
       {progress.phase === 'idle' && progress.error !== null && <ErrorMessage error={progress.error} />}
     </section>
