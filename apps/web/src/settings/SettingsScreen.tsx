@@ -1,22 +1,24 @@
 import './settings.css';
-import { useCallback, useState } from 'react';
-import type { SignInMethod, User } from '../api/types';
+import { type ReactNode, useCallback, useState } from 'react';
+import type { SignInMethod } from '../api/types';
 import { closeScreen } from '../navigation/navigate';
 import { SCREEN_PATHS } from '../navigation/routes';
 import { Screen } from '../ui/Screen';
 import { AddMethod } from './AddMethod';
 import { listMethods, listSessions } from './accountApi';
 import { formatMethodValue } from './describeMethod';
+import { LinkWallet } from './LinkWallet';
 import { Sessions } from './Sessions';
 import { type AddMethodKind, SignInMethods } from './SignInMethods';
 import { useAccountData } from './useAccountData';
 
 export interface SettingsScreenProps {
-  user: User;
   /** The person signed out everywhere: back to sign-in, at the wallet home. */
   onSignedOut(): void;
   /** The server no longer knows this session (ended from another browser): back to sign-in. */
   onSessionEnded(): void;
+  /** What the wallet screen offers here about the account's wallet (creating a Dial wallet), if anything. */
+  walletOffer?: ReactNode;
 }
 
 /**
@@ -24,7 +26,7 @@ export interface SettingsScreenProps {
  * code, remove, findability for send-to-phone) and where they are signed in (end a session, the others, or
  * all of them).
  */
-export default function SettingsScreen({ onSignedOut, onSessionEnded }: SettingsScreenProps) {
+export default function SettingsScreen({ onSignedOut, onSessionEnded, walletOffer }: SettingsScreenProps) {
   const methods = useAccountData(listMethods, onSessionEnded);
   const sessions = useAccountData(listSessions, onSessionEnded);
   const [adding, setAdding] = useState<AddMethodKind | null>(null);
@@ -40,6 +42,7 @@ export default function SettingsScreen({ onSignedOut, onSessionEnded }: Settings
     [reloadMethods],
   );
 
+  if (adding === 'wallet') return <LinkWallet onLinked={linked} onCancel={() => setAdding(null)} />;
   if (adding !== null) {
     return <AddMethod kind={adding} onLinked={linked} onCancel={() => setAdding(null)} />;
   }
@@ -60,6 +63,7 @@ export default function SettingsScreen({ onSignedOut, onSessionEnded }: Settings
           setAdding(kind);
         }}
       />
+      {walletOffer}
       <Sessions
         data={sessions.data}
         reload={sessions.reload}

@@ -9,7 +9,7 @@ import { useAccountAction } from './useAccountAction';
 import type { AccountData } from './useAccountData';
 
 /** The ways to add a method that the screen offers (each opens its own step). */
-export type AddMethodKind = 'sms' | 'email';
+export type AddMethodKind = 'sms' | 'email' | 'wallet';
 
 interface SignInMethodsProps {
   data: AccountData<MethodList>;
@@ -238,6 +238,15 @@ function AddMethods({ blocked, onAdd }: { blocked: string | null; onAdd(kind: Ad
           onClick={() => add('email')}
         >
           Add an email address
+        </button>
+        <button
+          type="button"
+          className="button button-secondary"
+          aria-disabled={blocked !== null}
+          aria-describedby={describedBy}
+          onClick={() => add('wallet')}
+        >
+          Link a wallet
         </button>
       </div>
       {blocked !== null && (

@@ -10,6 +10,7 @@ import { useSignOut } from '../session/useSignOut';
 import { ErrorMessage } from '../ui/ErrorMessage';
 import { Screen } from '../ui/Screen';
 import { StatusScreen } from '../ui/StatusScreen';
+import { CreateDialWallet } from './CreateDialWallet';
 import { useOpenWallet } from './useOpenWallet';
 import { WalletHome } from './WalletHome';
 
@@ -93,7 +94,7 @@ function EmbeddedWalletScreen({ user, config, onSignedOut }: WalletScreenProps) 
   if (screen === 'settings') {
     return (
       <Suspense fallback={<StatusScreen message="Loading…" />}>
-        <SettingsScreen user={user} onSignedOut={signedOutHere} onSessionEnded={onSignedOut} />
+        <SettingsScreen onSignedOut={signedOutHere} onSessionEnded={onSignedOut} />
       </Suspense>
     );
   }
@@ -172,6 +173,7 @@ function ExternalWalletScreen({
   user,
   config,
   onSignedOut,
+  onUserChanged,
   address,
 }: WalletScreenProps & { address: `0x${string}` }) {
   const screen = screenAt(useLocation().path);
@@ -182,6 +184,26 @@ function ExternalWalletScreen({
   }, [onSignedOut]);
 
   if (screen === null) return <NotFound />;
+  if (screen === 'settings') {
+    return (
+      <Suspense fallback={<StatusScreen message="Loading…" />}>
+        <SettingsScreen
+          onSignedOut={signedOutHere}
+          onSessionEnded={onSignedOut}
+          walletOffer={
+            <CreateDialWallet
+              user={user}
+              onCreated={(changed) => {
+                // The new wallet shows on the wallet home, where its recovery can be set up next.
+                replaceScreen(SCREEN_PATHS.home);
+                onUserChanged(changed);
+              }}
+            />
+          }
+        />
+      </Suspense>
+    );
+  }
   // Recovery and export belong to an embedded wallet: here they are the security screen's note.
   const shown = screen === 'recovery-setup' || screen === 'export' ? 'security' : screen;
   return (
