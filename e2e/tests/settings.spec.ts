@@ -1,6 +1,15 @@
 import { type Browser, expect, type Page, test } from '@playwright/test';
+import { generatePrivateKey } from 'viem/accounts';
 import { readCode } from './outbox.js';
-import { requestCode, signInWithEmail, snap, uniqueEmail, uniqueUkMobile } from './steps.js';
+import {
+  enterCodeAndOpenWallet,
+  requestCode,
+  signInWithEmail,
+  snap,
+  uniqueEmail,
+  uniqueUkMobile,
+} from './steps.js';
+import { installTestWallet } from './testWallet.js';
 
 /** The server's wait between two codes to the same phone number or address, plus a margin. */
 const RESEND_WAIT_MS = 31_000;
@@ -175,4 +184,141 @@ test('settings: links a phone number by code, turns findability off, ends other 
   await expect(fourth.getByRole('heading', { name: 'Sign in to Dial' })).toBeVisible();
   await page.reload();
   await expect(page.getByRole('heading', { name: 'Sign in to Dial' })).toBeVisible();
+});
+
+/** Signs in with the test wallet from the sign-in screen and waits for the wallet home. */
+async function signInWithTestWallet(page: Page): Promise<void> {
+  await page.goto('/');
+  const choices = page.getByRole('region', { name: 'Or continue with a wallet' });
+  await choices.getByRole('button', { name: 'Test Wallet' }).click();
+  await expect(page.getByRole('heading', { name: 'Your wallet' })).toBeVisible({ timeout: 30_000 });
+}
+
+test('an account made with a browser wallet links a phone number; signing in with it reaches the same account', async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(120_000);
+  const wallet = await installTestWallet(page);
+  await signInWithTestWallet(page);
+  await expect(page.getByLabel('Wallet address', { exact: true })).toHaveText(wallet.address);
+  await openSettings(page);
+  const methods = page.getByRole('list', { name: 'Sign-in methods' });
+  await expect(methods.getByRole('listitem')).toHaveCount(1);
+  await expect(methods.getByRole('listitem')).toContainText(`Wallet${wallet.address}`);
+
+  const phone = uniqueUkMobile();
+  await page.getByRole('button', { name: 'Add a phone number' }).click();
+  await page.getByRole('textbox', { name: 'Phone number' }).fill(phone.national);
+  const seen = await requestCode(page, phone.e164);
+  await page.getByLabel('Verification code').fill(await readCode(page.request, phone.e164, seen));
+  await expect(methods.getByRole('listitem')).toHaveCount(2);
+  await expect(methods.getByRole('listitem').nth(1)).toContainText(international(phone.national));
+
+  // Another browser, with no wallet app: the phone number signs in to the same account and wallet (a
+  // sign-in code, not held back by the link code just sent).
+  const other = await (await browser.newContext()).newPage();
+  await other.goto('/');
+  await other.getByRole('textbox', { name: 'Phone number' }).fill(phone.national);
+  const otherSeen = await requestCode(other, phone.e164);
+  const address = await enterCodeAndOpenWallet(other, phone.e164, otherSeen);
+  expect(address).toBe(wallet.address);
+  await expect(other.getByText('This is your own wallet')).toBeVisible();
+
+  // Two more tabs show the same two methods; the phone number is removed in one of them.
+  const second = await page.context().newPage();
+  const third = await page.context().newPage();
+  for (const tab of [second, third]) {
+    await tab.goto('/settings');
+    await expect(tab.getByRole('list', { name: 'Sign-in methods' }).getByRole('listitem')).toHaveCount(2);
+  }
+  const shown = international(phone.national);
+  await second.getByRole('button', { name: `Remove ${shown}` }).click();
+  await second
+    .getByRole('group', { name: `Remove ${shown}?` })
+    .getByRole('button', { name: 'Remove' })
+    .click();
+  await expect(second.getByRole('list', { name: 'Sign-in methods' }).getByRole('listitem')).toHaveCount(1);
+  // The first tab, not yet refreshed, tries to remove the wallet: the server keeps the last method.
+  await page.getByRole('button', { name: `Remove ${wallet.address}` }).click();
+  await page
+    .getByRole('group', { name: `Remove ${wallet.address}?` })
+    .getByRole('button', { name: 'Remove' })
+    .click();
+  await expect(page.getByRole('alert')).toHaveText(
+    'That is your only way to sign in, so it cannot be removed. Add another sign-in method first.',
+  );
+  await expect(methods.getByRole('listitem')).toHaveCount(1);
+  // The third tries to remove the phone number again: it is gone.
+  await third.getByRole('button', { name: `Remove ${shown}` }).click();
+  await third
+    .getByRole('group', { name: `Remove ${shown}?` })
+    .getByRole('button', { name: 'Remove' })
+    .click();
+  await expect(third.getByRole('alert')).toHaveText('That was not found.');
+  await expect(third.getByRole('list', { name: 'Sign-in methods' }).getByRole('listitem')).toHaveCount(1);
+});
+
+test('links a browser wallet to an e-mail account: the wallet then signs in to that account', async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(120_000);
+  const key = generatePrivateKey();
+  const wallet = await installTestWallet(page, { key });
+  const email = uniqueEmail('link-wallet');
+  await page.goto('/');
+  const address = await signInWithEmail(page, email);
+  await openSettings(page);
+  await page.getByRole('button', { name: 'Link a wallet' }).click();
+  await expect(page.getByRole('heading', { name: 'Link a wallet' })).toBeFocused();
+  await page
+    .getByRole('region', { name: 'Wallets in this browser' })
+    .getByRole('button', { name: 'Test Wallet' })
+    .click();
+  const status = page.getByRole('status').filter({ hasText: /\S/ }).first();
+  await expect(status).toHaveText(`${wallet.address} is linked: you can sign in with it.`);
+  const methods = page.getByRole('list', { name: 'Sign-in methods' });
+  await expect(methods.getByRole('listitem').nth(1)).toContainText(`Wallet${wallet.address}`);
+  expect(wallet.calls.map((call) => call.method)).toEqual([
+    'eth_requestAccounts',
+    'eth_chainId',
+    'personal_sign',
+  ]);
+  await snap(page, 'settings-wallet-linked');
+
+  // The same wallet in another browser signs in to this account: its settings list the e-mail address.
+  const other = await (await browser.newContext()).newPage();
+  await installTestWallet(other, { key });
+  await other.goto('/');
+  await other
+    .getByRole('region', { name: 'Or continue with a wallet' })
+    .getByRole('button', { name: 'Test Wallet' })
+    .click();
+  // The account's wallet is still its Dial wallet, of which this browser holds no share: it is signed in
+  // all the same, and its settings are the e-mail account's.
+  await expect(other.getByRole('heading', { name: 'Sign in to Dial' })).toBeHidden({ timeout: 30_000 });
+  await other.goto('/settings');
+  await expect(other.getByRole('list', { name: 'Sign-in methods' })).toContainText(email);
+  expect(address).not.toBe(wallet.address);
+});
+
+test('an account made with a browser wallet creates a Dial wallet, which becomes its wallet', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const wallet = await installTestWallet(page);
+  await signInWithTestWallet(page);
+  await openSettings(page);
+  const offer = page.getByRole('region', { name: 'Dial wallet' });
+  await expect(offer).toContainText('the one you send and receive with');
+  await offer.getByRole('button', { name: 'Create a Dial wallet' }).click();
+
+  await expect(page.getByRole('heading', { name: 'Your wallet' })).toBeVisible({ timeout: 30_000 });
+  const address = page.getByLabel('Wallet address', { exact: true });
+  await expect(address).toHaveText(/^0x[0-9a-fA-F]{40}$/);
+  await expect(address).not.toHaveText(wallet.address);
+  await expect(page.getByText('This is your own wallet')).toBeHidden();
+  await openSettings(page);
+  await expect(page.getByRole('region', { name: 'Dial wallet' })).toHaveCount(0);
 });

@@ -21,6 +21,8 @@ const localChain = defineChain({
 });
 
 export interface TestWalletOptions {
+  /** The account's key (the same wallet in another browser); a fresh one by default. */
+  key?: Hex;
   name?: string;
   rdns?: string;
   /** Answer `eth_sendTransaction` with 4200 (unsupported), as wallets that only know `wallet_sendTransaction`. */
@@ -57,7 +59,7 @@ interface RpcError {
  * chain. Anything else: 4200.
  */
 export async function installTestWallet(page: Page, options: TestWalletOptions = {}): Promise<TestWallet> {
-  const account = privateKeyToAccount(generatePrivateKey());
+  const account = privateKeyToAccount(options.key ?? generatePrivateKey());
   const client = createWalletClient({ account, chain: localChain, transport: http(chainURL) });
   const calls: WalletCall[] = [];
   let chainId = LOCAL_CHAIN_ID;
