@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { type DevChain, startDevChain, TEST_USDC_ABI } from '@dial/devchain';
 import { createPublicClient, http, parseEther } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { linkMethod } from '../src/auth/linkMethod.js';
 import { DIALECTS, useTestDatabase } from './databases.js';
 import { createTestApp, ORIGIN, PHONE } from './testApp.js';
 import { registerWallet, testWallet } from './walletProof.js';
@@ -208,6 +209,18 @@ describe('the local chain routes', () => {
     expect((await client.getBalance({ address: ADDRESS })) - before).toBe(parseEther('1'));
     const receipt = await client.getTransactionReceipt({ hash: body.txHash });
     expect(receipt.to?.toLowerCase()).toBe(ADDRESS.toLowerCase());
+  });
+
+  it('POST /api/dev/faucet funds the wallet an account signed in with when it has no embedded wallet', async () => {
+    const t = await chainApp();
+    const { token, response } = await t.signIn('sms', PHONE);
+    const own = testWallet(5).address;
+    await linkMethod(db(), response.json().user.id, { kind: 'wallet', value: own }, 5, t.clock.now());
+    const client = createPublicClient({ transport: http(chain.url) });
+    const before = await client.getBalance({ address: own });
+    const answer = await t.post('/api/dev/faucet', {}, { token });
+    expect(answer.statusCode).toBe(200);
+    expect((await client.getBalance({ address: own })) - before).toBe(parseEther('1'));
   });
 
   it('POST /api/dev/faucet sends 1 ETH with asset native, and with no body at all', async () => {

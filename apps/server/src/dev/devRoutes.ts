@@ -1,11 +1,11 @@
 import { faucetRoute, localChainRoute, outboxRoute } from '@dial/api';
 import { DialError, LOCAL_CHAIN_ID, USDC_DECIMALS } from '@dial/core';
-import { type Address, type Hex, parseEther } from 'viem';
+import { type Hex, parseEther } from 'viem';
 import type { AppContext } from '../appContext.js';
 import { renderOutboxPage } from '../delivery/index.js';
 import { mintTestUsdc } from '../devchain/index.js';
 import type { TypedApp } from '../http/typedApp.js';
-import { loadWallet } from '../wallet/walletStore.js';
+import { accountWallet } from '../wallet/accountWallet.js';
 
 /** What the faucet sends by default: 1 test ETH. */
 export const FAUCET_AMOUNT_WEI = parseEther('1');
@@ -53,9 +53,10 @@ export function registerLocalChainRoutes(app: TypedApp, ctx: AppContext, rpcUrl:
           details: 'the local chain has no test USDC (LOCAL_CHAIN_URL is set)',
         });
       }
-      const wallet = await loadWallet(ctx.db, ctx.keys.authShare, request.user!.id);
-      if (wallet === undefined) throw new DialError('wallet_not_found');
-      const to = wallet.address as Address;
+      // The account's wallet: its embedded one, or the person's own wallet they signed in with.
+      const wallet = await accountWallet(ctx.db, request.user!.id);
+      if (wallet === null) throw new DialError('wallet_not_found');
+      const to = wallet.address;
       const value = asset === 'usdc' ? FAUCET_AMOUNT_USDC_UNITS : FAUCET_AMOUNT_WEI;
       let txHash: Hex;
       try {
