@@ -5,6 +5,7 @@ import type { WalletSignIn } from '../connect/useWalletSignIn';
 import { WALLETCONNECT_INFO } from '../connect/walletProvider';
 import { ErrorMessage } from '../ui/ErrorMessage';
 import { StatusScreen } from '../ui/StatusScreen';
+import { walletConnectProvider } from './connectionProvider';
 import { loadWalletConnectSignIn } from './loadWalletConnectSignIn';
 
 // WalletConnect's SDK is a chunk of its own (with its own budget): loaded when the person picks it.
@@ -63,7 +64,7 @@ export function WalletConnectEntry({ walletConnect, walletSignIn }: WalletConnec
             chainIds={route.nonce.chainIds}
             onConnected={(connection) =>
               void walletSignIn.signIn(
-                { info: WALLETCONNECT_INFO, provider: { request: (args) => connection.request(args) } },
+                { info: WALLETCONNECT_INFO, provider: walletConnectProvider(connection) },
                 { address: connection.address, chainId: connection.chainId, nonce: route.nonce },
               )
             }
