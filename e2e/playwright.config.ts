@@ -9,6 +9,13 @@ const port = Number(process.env.E2E_PORT ?? 8181);
 const chainPort = Number(process.env.E2E_CHAIN_PORT ?? 8646);
 // Inherited by the workers: the test wallet (tests/testWallet.ts) sends to the local chain from Node.
 process.env.E2E_CHAIN_PORT = String(chainPort);
+// WalletConnect is on for every test: the server sends the browser to a relay stand-in (@dial/wcrelay) on
+// this port, which tests/walletconnect.spec.ts starts in its worker, where it can read what the stand-in saw.
+// Other specs only see the "WalletConnect" choice on the sign-in screen; nothing connects until it is picked.
+const walletConnectRelayPort = Number(process.env.E2E_WALLETCONNECT_RELAY_PORT ?? 8647);
+process.env.E2E_WALLETCONNECT_RELAY_PORT = String(walletConnectRelayPort);
+const walletConnectProjectId = process.env.E2E_WALLETCONNECT_PROJECT_ID ?? '0123456789abcdef0123456789abcdef';
+process.env.E2E_WALLETCONNECT_PROJECT_ID = walletConnectProjectId;
 // Set once in the runner and inherited by the workers, so tests can reach the server's database
 // (tests/database.ts) to put it in states the clock would take too long to reach.
 const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(join(tmpdir(), 'dial-e2e-'));
@@ -59,6 +66,8 @@ export default defineConfig({
       DATA_DIR: dataDir,
       LOCAL_CHAIN: 'on',
       LOCAL_CHAIN_PORT: String(chainPort),
+      WALLETCONNECT_PROJECT_ID: walletConnectProjectId,
+      WALLETCONNECT_RELAY_URL: `ws://127.0.0.1:${walletConnectRelayPort}`,
       // Every test signs in from 127.0.0.1: lift the per-IP code limits (the per-address ones still apply).
       OTP_STARTS_PER_IP: '1000',
       OTP_VERIFIES_PER_IP: '1000',

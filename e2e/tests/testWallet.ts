@@ -173,6 +173,11 @@ function rpcError(code: number, message: string): RpcError {
 }
 
 /** An address's ETH balance on the local chain, read in Node. */
+/** Sets `address`'s ETH balance on the local chain. */
+export async function setLocalBalance(address: string, wei: bigint): Promise<void> {
+  await chainRpc('hardhat_setBalance', [address, numberToHex(wei)]);
+}
+
 export async function localBalance(address: string): Promise<bigint> {
   return hexToBigInt((await chainRpc('eth_getBalance', [address, 'latest'])) as Hex);
 }
