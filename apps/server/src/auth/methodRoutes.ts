@@ -18,7 +18,7 @@ import { deviceHashOf, ensureDevice } from './devices.js';
 import { linkMethod, toSignInMethod } from './linkMethod.js';
 import { normalizeTarget } from './normalizeTarget.js';
 import { type CodeSlot, consumeCode } from './otpCodes.js';
-import { sendCode } from './sendCode.js';
+import { codeSentAnswer, sendCode } from './sendCode.js';
 import { findUser } from './users.js';
 
 /** What a channel without a provider answers (400 `invalid_data` with this message). */
@@ -89,13 +89,7 @@ export function registerMethodRoutes(app: TypedApp, ctx: AppContext): void {
         request,
         UNAVAILABLE[channel],
       );
-      return {
-        ok: true as const,
-        channel,
-        to: target.identifier,
-        resendAfterSeconds: policy.resendCooldownSeconds,
-        expiresInSeconds: policy.codeTtlSeconds,
-      };
+      return codeSentAnswer(slot, policy);
     },
   );
 

@@ -8,7 +8,7 @@ import { deviceHashOf, ensureDevice } from './devices.js';
 import { normalizeTarget } from './normalizeTarget.js';
 import { type CodeSlot, consumeCode } from './otpCodes.js';
 import { proofKeysFrom } from './proofOfWork.js';
-import { sendCode } from './sendCode.js';
+import { codeSentAnswer, sendCode } from './sendCode.js';
 import { startSignedInSession } from './startSignedInSession.js';
 import { findOrCreateUser } from './users.js';
 
@@ -49,13 +49,7 @@ export function registerOtpRoutes(app: TypedApp, ctx: AppContext): void {
         request,
         UNAVAILABLE[channel],
       );
-      return {
-        ok: true as const,
-        channel,
-        to: target.identifier,
-        resendAfterSeconds: policy.resendCooldownSeconds,
-        expiresInSeconds: policy.codeTtlSeconds,
-      };
+      return codeSentAnswer(slot, policy);
     },
   );
 

@@ -17,6 +17,7 @@ import {
   hashCode,
   storeCode,
 } from './otpCodes.js';
+import type { OtpPolicy } from './otpPolicy.js';
 
 /** The wording of a code, by what it is for. */
 const WRITE_CODE: Record<CodePurpose, (channel: Channel, code: string) => { subject: string; text: string }> =
@@ -87,4 +88,21 @@ export async function sendCode(
     }
     throw error;
   }
+}
+
+/**
+ * What a route that sent a code answers: where it went (send it back as is to verify), and when another may
+ * be asked for and this one expires.
+ */
+export function codeSentAnswer(
+  slot: CodeSlot,
+  policy: Pick<OtpPolicy, 'resendCooldownSeconds' | 'codeTtlSeconds'>,
+) {
+  return {
+    ok: true as const,
+    channel: slot.channel,
+    to: slot.identifier,
+    resendAfterSeconds: policy.resendCooldownSeconds,
+    expiresInSeconds: policy.codeTtlSeconds,
+  };
 }

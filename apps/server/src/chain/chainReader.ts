@@ -81,18 +81,7 @@ export const RPC_TIMEOUT_MS = 5_000;
  */
 export function createChainReader(config: ChainConfig, options: { timeoutMs?: number } = {}): ChainReader {
   const timeout = options.timeoutMs ?? RPC_TIMEOUT_MS;
-  // Clients hold no state worth sharing between servers: this is only a cache of objects built from config.
-  const clients = new Map<number, PublicClient>();
-  const clientFor = (chainId: number): PublicClient => {
-    let client = clients.get(chainId);
-    if (client === undefined) {
-      const url = chainRpcUrl(config, chainId);
-      if (url === undefined) throw new ChainReadError(`no RPC for chain ${chainId}`);
-      client = createPublicClient({ transport: http(url, { timeout, retryCount: 0 }) });
-      clients.set(chainId, client);
-    }
-    return client;
-  };
+  const clientFor = chainClients(config, timeout);
 
   return {
     usdcAddress: (chainId) => chainUsdcAddress(config, chainId),
@@ -167,4 +156,25 @@ export function shortMessage(error: unknown): string {
     return String((error as { shortMessage: unknown }).shortMessage);
   }
   return error instanceof Error ? error.name : String(error);
+}
+
+/**
+ * A client per chain, built on first use from the configured RPC (`chainRpcUrl`), with `timeoutMs` and no
+ * retries. Clients hold no state worth sharing between servers: this is only a cache of objects built from
+ * config.
+ *
+ * @returns a function giving the chain's client; it throws {@link ChainReadError} for a chain without an RPC.
+ */
+export function chainClients(config: ChainConfig, timeoutMs: number): (chainId: number) => PublicClient {
+  const clients = new Map<number, PublicClient>();
+  return (chainId) => {
+    let client = clients.get(chainId);
+    if (client === undefined) {
+      const url = chainRpcUrl(config, chainId);
+      if (url === undefined) throw new ChainReadError(`no RPC for chain ${chainId}`);
+      client = createPublicClient({ transport: http(url, { timeout: timeoutMs, retryCount: 0 }) });
+      clients.set(chainId, client);
+    }
+    return client;
+  };
 }

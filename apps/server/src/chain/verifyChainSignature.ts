@@ -1,6 +1,6 @@
-import { type Address, createPublicClient, type Hex, http, type PublicClient, verifyMessage } from 'viem';
-import { ChainReadError, RPC_TIMEOUT_MS, shortMessage } from './chainReader.js';
-import { type ChainConfig, chainRpcUrl } from './chainRpcUrl.js';
+import { type Address, type Hex, verifyMessage } from 'viem';
+import { ChainReadError, chainClients, RPC_TIMEOUT_MS, shortMessage } from './chainReader.js';
+import type { ChainConfig } from './chainRpcUrl.js';
 
 /** Checks that an account signed a message (EIP-191), whether the account is a key or a contract. */
 export interface MessageSignatureVerifier {
@@ -32,18 +32,7 @@ export function createMessageSignatureVerifier(
   options: { timeoutMs?: number } = {},
 ): MessageSignatureVerifier {
   const timeout = options.timeoutMs ?? RPC_TIMEOUT_MS;
-  // Clients hold no state worth sharing between servers: this is only a cache of objects built from config.
-  const clients = new Map<number, PublicClient>();
-  const clientFor = (chainId: number): PublicClient => {
-    let client = clients.get(chainId);
-    if (client === undefined) {
-      const url = chainRpcUrl(config, chainId);
-      if (url === undefined) throw new ChainReadError(`no RPC for chain ${chainId}`);
-      client = createPublicClient({ transport: http(url, { timeout, retryCount: 0 }) });
-      clients.set(chainId, client);
-    }
-    return client;
-  };
+  const clientFor = chainClients(config, timeout);
 
   return {
     async verifyMessage(chainId, { address, message, signature }) {

@@ -2,16 +2,11 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../appContext.js';
 import type { User } from '../auth/users.js';
+import type { AccountEventKind } from '../db/database.js';
 import { type Channel, createNoticeText, DeliveryError } from '../delivery/index.js';
 
-/** What the owner of an account is told about. */
-export type NoticeKind =
-  | 'shares-rotated'
-  | 'recovery-changed'
-  | 'key-exported'
-  | 'new-browser-sign-in'
-  | 'method-linked'
-  | 'method-removed';
+/** What the owner of an account is told about: the kinds of event `account_events` records. */
+export type NoticeKind = AccountEventKind;
 
 /**
  * Tells the owner of an account that something security-relevant happened on it: records the event in
