@@ -13,11 +13,12 @@ import { dialectOf } from '../db/dialectOf.js';
 import type { Channel } from '../delivery/index.js';
 import type { TypedApp } from '../http/typedApp.js';
 import { notifyOwner, type Recipient } from '../notices/notifyOwner.js';
+import { checkCode } from './checkCode.js';
 import { linkBudget } from './codeBudgets.js';
 import { deviceHashOf, ensureDevice } from './devices.js';
 import { linkMethod, toSignInMethod } from './linkMethod.js';
 import { normalizeTarget } from './normalizeTarget.js';
-import { type CodeSlot, consumeCode } from './otpCodes.js';
+import type { CodeSlot } from './otpCodes.js';
 import { codeSentAnswer, sendCode } from './sendCode.js';
 import { findUser } from './users.js';
 
@@ -102,18 +103,8 @@ export function registerMethodRoutes(app: TypedApp, ctx: AppContext): void {
       const target = normalizeTarget(channel, to);
       // Link codes are always bound to a browser: without a device cookie no code matches.
       const slot: CodeSlot = { purpose: 'link', ...target, deviceHash: deviceHashOf(request) ?? '' };
+      await checkCode(ctx, request, slot, code);
       const now = ctx.now();
-      await ctx.rateLimiter.consume(
-        `otp-verify:ip:${request.ip}`,
-        ctx.config.rateLimits.otpVerifiesPerIp,
-        now,
-      );
-      await ctx.rateLimiter.consume(
-        `otp-verify:link:${slot.channel}:${slot.identifier}:${slot.deviceHash}`,
-        ctx.config.rateLimits.otpVerifiesPerDevice,
-        now,
-      );
-      await consumeCode(ctx.db, slot, code, { otpKey: ctx.keys.otp, now, maxAttempts: policy.maxAttempts });
 
       const method = await linkMethod(
         ctx.db,

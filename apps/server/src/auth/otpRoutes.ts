@@ -3,10 +3,11 @@ import type { AppContext } from '../appContext.js';
 import { deriveKey } from '../crypto/deriveKey.js';
 import type { Channel } from '../delivery/index.js';
 import type { TypedApp } from '../http/typedApp.js';
+import { checkCode } from './checkCode.js';
 import { signInBudget } from './codeBudgets.js';
 import { deviceHashOf, ensureDevice } from './devices.js';
 import { normalizeTarget } from './normalizeTarget.js';
-import { type CodeSlot, consumeCode } from './otpCodes.js';
+import type { CodeSlot } from './otpCodes.js';
 import { proofKeysFrom } from './proofOfWork.js';
 import { codeSentAnswer, sendCode } from './sendCode.js';
 import { startSignedInSession } from './startSignedInSession.js';
@@ -63,18 +64,8 @@ export function registerOtpRoutes(app: TypedApp, ctx: AppContext): void {
       const target = normalizeTarget(channel, to);
       // No device cookie: only a code asked for before the upgrade (stored without a browser) can match.
       const slot: CodeSlot = { purpose: 'sign-in', ...target, deviceHash: deviceHashOf(request) ?? '' };
+      await checkCode(ctx, request, slot, code);
       const now = ctx.now();
-      await ctx.rateLimiter.consume(
-        `otp-verify:ip:${request.ip}`,
-        ctx.config.rateLimits.otpVerifiesPerIp,
-        now,
-      );
-      await ctx.rateLimiter.consume(
-        `otp-verify:sign-in:${slot.channel}:${slot.identifier}:${slot.deviceHash}`,
-        ctx.config.rateLimits.otpVerifiesPerDevice,
-        now,
-      );
-      await consumeCode(ctx.db, slot, code, { otpKey: ctx.keys.otp, now, maxAttempts: policy.maxAttempts });
 
       const kind = channel === 'sms' ? 'phone' : 'email';
       const { user, isNewUser } = await findOrCreateUser(

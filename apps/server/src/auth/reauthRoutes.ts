@@ -1,9 +1,10 @@
 import { reauthStartRoute, reauthVerifyRoute } from '@dial/api';
 import type { AppContext } from '../appContext.js';
 import type { TypedApp } from '../http/typedApp.js';
+import { checkCode } from './checkCode.js';
 import { reauthBudget } from './codeBudgets.js';
 import { deviceHashOf, ensureDevice } from './devices.js';
-import { type CodeSlot, consumeCode } from './otpCodes.js';
+import type { CodeSlot } from './otpCodes.js';
 import {
   markReauthenticated,
   REAUTH_VALID_SECONDS,
@@ -60,22 +61,8 @@ export function registerReauthRoutes(app: TypedApp, ctx: AppContext): void {
         ...reauthTarget(request.user!),
         deviceHash: deviceHashOf(request) ?? '',
       };
+      await checkCode(ctx, request, slot, request.body.code);
       const now = ctx.now();
-      await ctx.rateLimiter.consume(
-        `otp-verify:ip:${request.ip}`,
-        ctx.config.rateLimits.otpVerifiesPerIp,
-        now,
-      );
-      await ctx.rateLimiter.consume(
-        `otp-verify:reauth:${slot.channel}:${slot.identifier}:${slot.deviceHash}`,
-        ctx.config.rateLimits.otpVerifiesPerDevice,
-        now,
-      );
-      await consumeCode(ctx.db, slot, request.body.code, {
-        otpKey: ctx.keys.otp,
-        now,
-        maxAttempts: policy.maxAttempts,
-      });
       const until = await markReauthenticated(ctx.db, sessionHashOf(request), now);
       return { reauthenticatedUntil: until.toISOString() };
     },
