@@ -30,11 +30,13 @@ describe.each(DIALECTS)('storage on %s', (dialect) => {
     expect(tables).toEqual(
       [
         'account_events',
+        'chain_watch',
         'disputed_wallets',
         'identities',
         'known_devices',
         'onramp_sessions',
         'otp_codes',
+        'price_quotes',
         'outbox_messages',
         'proof_of_work_uses',
         'rate_limits',
@@ -44,6 +46,8 @@ describe.each(DIALECTS)('storage on %s', (dialect) => {
         'users',
         'transfers',
         'wallet_challenges',
+        'wallet_credits',
+        'wallet_events',
         'wallets',
       ].sort(),
     );

@@ -8,6 +8,7 @@ export * from './activity.js';
 export * from './auth.js';
 export * from './defineRoute.js';
 export * from './dev.js';
+export * from './events.js';
 export * from './onramp.js';
 export * from './recipients.js';
 export * from './recovery.js';

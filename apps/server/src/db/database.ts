@@ -21,6 +21,10 @@ export interface Database {
   account_events: AccountEventsTable;
   wallet_challenges: WalletChallengesTable;
   siwe_nonces: SiweNoncesTable;
+  wallet_events: WalletEventsTable;
+  wallet_credits: WalletCreditsTable;
+  chain_watch: ChainWatchTable;
+  price_quotes: PriceQuotesTable;
 }
 
 export interface UsersTable {
@@ -279,4 +283,76 @@ export interface SiweNoncesTable {
   /** When a message with it was accepted; null while unused. Kept (until swept) so a replay is told apart. */
   used_at: string | null;
   created_at: string;
+}
+
+/**
+ * What changed in a user's wallet, in order (migration 0009), for the live stream (`GET /api/events`). Any
+ * server appends a row; any server streams it.
+ */
+export interface WalletEventsTable {
+  /** The order of events (an identity column): a stream resumes after the last one it sent. */
+  seq: Generated<number | string>;
+  user_id: string;
+  /** What changed: `activity` (a history entry added or settled), `keys` (the key shares were split anew). */
+  kind: string;
+  /** JSON: what the browser needs to react, never another person's identity. */
+  payload: string;
+  created_at: string;
+}
+
+/** Where money that was not a Dial send came from (see {@link WalletCreditsTable}). */
+export type CreditSource = 'faucet' | 'onramp' | 'outside' | 'balance';
+
+/**
+ * Money that reached an account's wallet other than by a Dial send: the dev faucet, an on-ramp purchase or
+ * deposit, a USDC `Transfer` log or native value from any outside address, or a balance change seen without
+ * its transaction (`source` 'balance': no hash or sender, the block it was seen in).
+ */
+export interface WalletCreditsTable {
+  id: string;
+  user_id: string;
+  /** The account's wallet it reached, EIP-55 checksummed. */
+  wallet_address: string;
+  chain_id: number;
+  /** Lower-case; null for a balance change. */
+  tx_hash: string | null;
+  /** The `Transfer` log's index in its block; null for a transaction's own value or a balance change. */
+  log_index: number | null;
+  /**
+   * One row per credit however many times it is found: `<chain>:<tx hash>:<log index or -1>:<wallet>`, or
+   * `<chain>:balance:<wallet>:<block>`.
+   */
+  dedupe_key: string;
+  source: CreditSource;
+  asset: TransferAsset;
+  /** Base units as a decimal string without leading zeros. */
+  amount: string;
+  /** EIP-55; null for a balance change. */
+  from_address: string | null;
+  /** The block it was mined (or seen) in; null while pending. */
+  block_number: number | string | null;
+  status: TransferStatus;
+  /** The on-ramp session (its token hash) it paid, for an on-ramp credit. */
+  onramp_session: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** The chain watcher's place on one chain. */
+export interface ChainWatchTable {
+  chain_id: number;
+  /** The next block to scan. */
+  next_block: number | string;
+  /** A server is scanning until then; others leave the chain alone. */
+  claimed_until: string | null;
+  updated_at: string;
+}
+
+/** The last price read for an asset (`ETH`, `POL`, `USDC`) in a currency (`USD`), shared by every server. */
+export interface PriceQuotesTable {
+  symbol: string;
+  currency: string;
+  /** A decimal string. */
+  price: string;
+  fetched_at: string;
 }

@@ -22,6 +22,7 @@ export type {
   SiweNonce,
   StoredWallet,
   User,
+  WalletEvent,
   WalletProof,
 } from '@dial/api';
 

@@ -7,6 +7,7 @@ import * as walletProofs from './0005_wallet_proofs.js';
 import * as codesDevicesNotices from './0006_codes_devices_notices.js';
 import * as transferChecks from './0007_transfer_checks.js';
 import * as walletSignInMethodsSessions from './0008_wallet_sign_in_methods_sessions.js';
+import * as liveWalletHistory from './0009_live_wallet_history.js';
 
 /**
  * Every migration, by name, in the order they run. A static list rather than a folder read at run time, so
@@ -21,6 +22,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0006_codes_devices_notices': codesDevicesNotices,
   '0007_transfer_checks': transferChecks,
   '0008_wallet_sign_in_methods_sessions': walletSignInMethodsSessions,
+  '0009_live_wallet_history': liveWalletHistory,
 };
 
 /** Kysely's `MigrationProvider` over {@link MIGRATIONS}. */
