@@ -147,6 +147,21 @@ export interface AppConfig {
   rateLimits: RateLimits;
   /** The on-ramp; `null` when funding by card is not offered (production without CDP keys). */
   onramp: OnrampConfig | null;
+  /** The chain watcher (`CHAIN_WATCH_INTERVAL_SECONDS`, `WATCH_CHAIN_<chainId>`); see `chainWatch/`. */
+  chainWatch: ChainWatchConfig;
+}
+
+/**
+ * How a chain is watched for money reaching account wallets: `blocks` reads every block's transactions (native
+ * value) and the USDC `Transfer` logs; `logs` only the logs, with native value seen as balance changes; `off`.
+ */
+export type ChainWatchMode = 'blocks' | 'logs' | 'off';
+
+export interface ChainWatchConfig {
+  /** How often each server looks for new blocks; 0: the watcher does not run on this server. */
+  intervalMs: number;
+  /** `WATCH_CHAIN_<chainId>` as set; a chain left out has its default (see `watchedChains`). */
+  modes: Readonly<Record<number, ChainWatchMode>>;
 }
 
 /**

@@ -1,6 +1,8 @@
 export type {
   Allowlist,
   AppConfig,
+  ChainWatchConfig,
+  ChainWatchMode,
   CoinbaseOnrampConfig,
   Environment,
   HttpLimits,

@@ -150,6 +150,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): LoadedConfig {
       otpVerifiesPerIp: { ...RATE_LIMITS.otpVerifiesPerIp, max: v.OTP_VERIFIES_PER_IP },
     },
     onramp: onrampOf(v, { environment, localChain, publicUrl }),
+    chainWatch: {
+      intervalMs: v.CHAIN_WATCH_INTERVAL_SECONDS * 1000,
+      modes: Object.fromEntries(
+        Object.entries(v['WATCH_CHAIN_<chainId>']).map(([chainId, mode]) => [Number(chainId), mode]),
+      ),
+    },
   };
 }
 

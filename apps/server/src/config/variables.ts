@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { COINBASE_ONRAMP_PAY_URL, LOCAL_CHAIN_ID, SUPPORTED_CHAINS } from '@dial/core';
 import { RATE_LIMITS } from '../rateLimit/limits.js';
-import type { Environment, HttpLimits, LogLevel } from './appConfig.js';
+import type { ChainWatchMode, Environment, HttpLimits, LogLevel } from './appConfig.js';
 import { ConfigError } from './configError.js';
 import { parseAllowlist } from './parseAllowlist.js';
 import { parseKey } from './parseKey.js';
@@ -61,6 +61,19 @@ function chainRpcUrl(value: string, name: string): string {
     );
   }
   return rpcUrl(value, name);
+}
+
+/** Each `WATCH_CHAIN_<chainId>`: a supported chain's id (or the local chain's) and `blocks`, `logs` or `off`. */
+function chainWatchMode(value: string, name: string): ChainWatchMode {
+  const idText = name.slice('WATCH_CHAIN_'.length);
+  const id = Number(idText);
+  const known = [...SUPPORTED_CHAINS.map((chain) => chain.id), LOCAL_CHAIN_ID];
+  if (!/^[1-9]\d*$/.test(idText) || !known.includes(id)) {
+    throw new ConfigError(
+      `${name} does not name a supported chain: use WATCH_CHAIN_<chainId> with one of ${known.join(', ')}.`,
+    );
+  }
+  return oneOf<ChainWatchMode>(['blocks', 'logs', 'off'])(value, name);
 }
 
 /**
@@ -231,6 +244,27 @@ export const CONFIG_VARIABLES = {
       'directly (it is sent to them in `/api/config`, and its origin is allowed by the ' +
       'Content-Security-Policy), so **an API key in it is visible to anyone who opens the app**: use a ' +
       'key your provider lets you restrict (to your origin, rate-limited).',
+  },
+  CHAIN_WATCH_INTERVAL_SECONDS: {
+    default: '5',
+    parse: integer(0, 3600),
+    doc:
+      'How often each server looks for new blocks on the watched chains (see `WATCH_CHAIN_<chainId>`); ' +
+      'servers share the work through the database, so no block range is read twice. `0` turns the ' +
+      'watcher off on this server.',
+  },
+  'WATCH_CHAIN_<chainId>': {
+    prefix: 'WATCH_CHAIN_',
+    example: 'WATCH_CHAIN_8453',
+    parse: chainWatchMode,
+    defaultDoc:
+      '`blocks` for the local chain (31337); `logs` for a chain with `RPC_URL_<chainId>` set; else `off`',
+    doc:
+      'How the server finds money that reaches account wallets on that chain from outside Dial, for the ' +
+      'history: `logs` reads the USDC `Transfer` logs (`eth_getLogs`), and sees native value as a rise of ' +
+      'the balance no known transaction explains (checked for wallets with recent activity); `blocks` also ' +
+      "reads every block's transactions for native value (for an RPC that allows it: one call per block); " +
+      '`off`. A new chain is watched from its latest block on.',
   },
   CDP_API_KEY_ID: {
     parse: text,
