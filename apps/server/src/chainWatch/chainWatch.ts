@@ -72,7 +72,10 @@ export async function watchChain(deps: ChainWatchDeps, watched: WatchedChain): P
   let head: bigint;
   try {
     client = deps.client(chainId);
-    const [actualChainId, latest] = await Promise.all([client.getChainId(), client.getBlockNumber({ cacheTime: 0 })]);
+    const [actualChainId, latest] = await Promise.all([
+      client.getChainId(),
+      client.getBlockNumber({ cacheTime: 0 }),
+    ]);
     if (actualChainId !== chainId)
       throw new ChainReadError(`the RPC of chain ${chainId} serves chain ${actualChainId}`);
     head = latest;
