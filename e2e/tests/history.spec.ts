@@ -91,7 +91,7 @@ test('USDC and ETH sent from a plain local-chain account appear in the history, 
   // The local chain has no block explorer: no link, the hash to copy.
   await expect(items.getByRole('link', { name: /View on/ })).toHaveCount(0);
   await usdc.getByRole('button', { name: 'Copy hash' }).click();
-  await expect(usdc.getByRole('status')).toHaveText('Copied');
+  await expect(usdc.getByText('Copied', { exact: true })).toBeVisible();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(usdcHash);
   await snap(page, 'history-outside');
 

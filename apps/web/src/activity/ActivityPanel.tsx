@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import type { Chain } from 'viem';
 import { explorerName, explorerTxUrl } from '../send/explorerLink';
 import { ErrorMessage } from '../ui/ErrorMessage';
@@ -29,6 +29,7 @@ interface ActivityPanelProps {
  */
 export function ActivityPanel(props: ActivityPanelProps) {
   const [chainId, setChainId] = useState<number | null>(null);
+  const filterId = useId();
   const own = useRef(0);
   const shown = props.shownCount ?? own;
   const { state, reload, loadMore } = useActivity(shown, chainId);
@@ -57,9 +58,11 @@ export function ActivityPanel(props: ActivityPanelProps) {
           Refresh activity
         </button>
       </div>
-      <label className="activity-filter">
-        Show activity on{' '}
+      <div className="activity-filter">
+        {/* Not wrapping the select: its name would take in the chosen option ("All networks"). */}
+        <label htmlFor={filterId}>Show activity on</label>
         <select
+          id={filterId}
           value={chainId ?? ''}
           onChange={(event) => {
             // Another list: it starts again at its first page.
@@ -74,7 +77,7 @@ export function ActivityPanel(props: ActivityPanelProps) {
             </option>
           ))}
         </select>
-      </label>
+      </div>
       <p className="visually-hidden" role="status" aria-live="polite">
         {announcement}
       </p>
@@ -189,7 +192,8 @@ function TransactionHash({ hash, chain }: { hash: `0x${string}`; chain: Chain | 
           View on {explorerName(chain)}
         </a>
       )}
-      <span role="status">{feedback}</span>
+      {/* Polite but not a status role: the list keeps one status region, for settled entries. */}
+      <span aria-live="polite">{feedback}</span>
     </div>
   );
 }
