@@ -1,10 +1,9 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import type { Chain } from 'viem';
-import { explorerName, explorerTxUrl } from '../send/explorerLink';
 import { ErrorMessage } from '../ui/ErrorMessage';
 import { useCopyText } from '../ui/useCopyText';
 import { ACTIVITY_CHANGED, type ActivityEntry } from './activityApi';
-import { describeEntry } from './describeEntry';
+import { describeEntry, explorerLink } from './describeEntry';
 import { statusOf } from './transferStatus';
 import { type ActivityState, useActivity } from './useActivity';
 import { useStatusAnnouncements } from './useStatusAnnouncements';
@@ -177,7 +176,7 @@ function ActivityItem({ entry, chains }: ActivityItemProps) {
 function TransactionHash({ hash, chain }: { hash: `0x${string}`; chain: Chain | undefined }) {
   const hashRef = useRef<HTMLElement>(null);
   const { copy, feedback } = useCopyText(hash, hashRef, 'hash');
-  const link = chain === undefined ? undefined : explorerTxUrl(chain, hash);
+  const link = chain === undefined ? undefined : explorerLink(chain, hash);
   return (
     <div className="activity-hash">
       {/* The whole hash, cut short by CSS only: selecting it by hand (where copying fails) takes all of it. */}
@@ -187,9 +186,9 @@ function TransactionHash({ hash, chain }: { hash: `0x${string}`; chain: Chain | 
       <button type="button" className="button button-link" onClick={() => void copy()}>
         Copy hash
       </button>
-      {link !== undefined && chain !== undefined && (
-        <a href={link} target="_blank" rel="noreferrer noopener">
-          View on {explorerName(chain)}
+      {link !== undefined && (
+        <a href={link.url} target="_blank" rel="noreferrer noopener">
+          View on {link.name}
         </a>
       )}
       {/* Polite but not a status role: the list keeps one status region, for settled entries. */}

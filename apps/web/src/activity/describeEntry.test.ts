@@ -1,7 +1,7 @@
 import { createLocalChain, SUPPORTED_CHAINS } from '@dial/core';
 import { describe, expect, it } from 'vitest';
 import type { ActivityEntry } from './activityApi';
-import { describeEntry } from './describeEntry';
+import { describeEntry, explorerLink } from './describeEntry';
 
 const chains = [...SUPPORTED_CHAINS, createLocalChain('http://localhost/api/dev/chain')];
 const base: ActivityEntry = {
@@ -75,5 +75,17 @@ describe('describeEntry', () => {
     const polygon = { ...base, chainId: 137, asset: 'native' as const, amount: '1500000000000000000' };
     expect(describeEntry(polygon, chains)).toMatchObject({ amount: '1.5 POL', network: 'Polygon' });
     expect(describeEntry({ ...base, chainId: 999 }, chains).network).toBe('Chain 999');
+  });
+});
+
+describe('explorerLink', () => {
+  it("links a transaction to its chain's explorer, and gives nothing on the local chain", () => {
+    const baseChain = chains.find((chain) => chain.id === 8453)!;
+    const hash = `0x${'ab'.repeat(32)}` as const;
+    expect(explorerLink(baseChain, hash)).toEqual({
+      url: `https://basescan.org/tx/${hash}`,
+      name: 'Basescan',
+    });
+    expect(explorerLink(chains.find((chain) => chain.id === 31337)!, hash)).toBeUndefined();
   });
 });
