@@ -14,8 +14,8 @@ const KB = 1024;
 export const BUDGET = {
   firstVisit: 130 * KB,
   total: 300 * KB,
-  // Measured at 95.5 KB brotli (sign-client 2.25.0 with its crypto, msgpack and storage code), plus ~10%
-  // (122.2 KB gzip, budget 135 KB, before the check measured brotli).
+  // Measured at 95.5 KiB brotli (sign-client 2.25.0 with its crypto, msgpack and storage code), plus ~10%
+  // (122.2 KiB gzip, budget 135 KiB, before the check measured brotli).
   walletConnect: 105 * KB,
 };
 /** The files the build precompresses (as apps/web/plugins/precompress.ts's COMPRESSIBLE). */
@@ -114,7 +114,7 @@ export function measureWeight(dist = WEB_DIST) {
 /** Prints the weights and exits 1 when a budget is exceeded or a sibling is missing. */
 function check() {
   const weight = measureWeight();
-  const format = (bytes) => `${(bytes / KB).toFixed(1)} KB`;
+  const format = (bytes) => `${(bytes / KB).toFixed(1)} KiB`;
   for (const { file, sent } of weight.files) {
     const tag = weight.firstVisitFiles.includes(file)
       ? 'first visit'
@@ -123,7 +123,7 @@ function check() {
         : 'on demand';
     console.log(`${format(sent).padStart(10)}  ${file} (${tag})`);
   }
-  console.log('(KB = 1024 bytes, brotli as the server sends it)');
+  console.log('(brotli, as the server sends it)');
   console.log(
     `first visit: ${format(weight.firstVisit)} (budget ${format(BUDGET.firstVisit)}), of which JavaScript ` +
       `${format(weight.firstVisitScriptBytes)}; ${format(weight.firstVisitUncompressed)} uncompressed`,
