@@ -8,7 +8,7 @@
 // which is every other JavaScript file of the build.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const KB = 1024;
 export const BUDGET = {
@@ -22,7 +22,7 @@ export const BUDGET = {
 const COMPRESSIBLE = /\.(?:js|mjs|css|html|svg|json|txt|map)$/;
 /** The lazy chunk of src/walletconnect/WalletConnectSignIn.tsx (Vite names a chunk after its module). */
 const WALLETCONNECT_ENTRY = /^assets\/WalletConnectSignIn-[\w-]+\.js$/;
-export const WEB_DIST = new URL('../apps/web/dist/', import.meta.url).pathname;
+export const WEB_DIST = fileURLToPath(new URL('../apps/web/dist/', import.meta.url));
 
 /**
  * Measures the build in `dist`: which files a first visit fetches, which are WalletConnect's, what each
