@@ -11,6 +11,7 @@ import { ErrorMessage } from '../ui/ErrorMessage';
 import { Screen } from '../ui/Screen';
 import { StatusScreen } from '../ui/StatusScreen';
 import { CreateDialWallet } from './CreateDialWallet';
+import { useKeyShareCheck } from './useKeyShareCheck';
 import { useOpenWallet } from './useOpenWallet';
 import { WalletHome } from './WalletHome';
 
@@ -57,6 +58,15 @@ function EmbeddedWalletScreen({ user, config, onSignedOut }: WalletScreenProps) 
   const [changedRecovery, setChangedRecovery] = useState<StoredWallet['recovery'] | undefined>(undefined);
   const recovery =
     changedRecovery !== undefined ? changedRecovery : state.status === 'ready' ? state.wallet.recovery : null;
+  // Keys replaced on another device meanwhile: open the wallet again, which leads to recovering it here.
+  useKeyShareCheck(
+    user.id,
+    {
+      active: state.status === 'ready',
+      signingScreen: screen === 'send-review' || screen === 'export' || screen === 'recovery-setup',
+    },
+    retry,
+  );
 
   const security = useMemo<WalletSecurity>(
     () => ({
