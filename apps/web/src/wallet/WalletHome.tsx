@@ -4,6 +4,7 @@ import { ActivityPanel } from '../activity/ActivityPanel';
 import type { AppConfig, User } from '../api/types';
 import { formatBalance, formatUsdc } from '../chain/formatBalance';
 import { useBalance } from '../chain/useBalance';
+import { retryingText } from '../chain/useRetryWhileFailed';
 import { useUsdcBalance } from '../chain/useUsdcBalance';
 import { defaultChainId, walletChains } from '../chain/walletChains';
 import { openScreen } from '../navigation/navigate';
@@ -154,7 +155,7 @@ export function WalletHome({ user, config, address, signer, screen, onSignedOut 
             : balance.state.status === 'loading'
               ? 'Loading balance…'
               : balance.state.status === 'failed'
-                ? balance.state.error.message
+                ? retryingText(balance.state.error)
                 : formatBalance(balance.state.value, chain.nativeCurrency)}
         </p>
         <p
@@ -170,7 +171,10 @@ export function WalletHome({ user, config, address, signer, screen, onSignedOut 
               : usdc.state.status === 'loading'
                 ? 'Loading USDC balance…'
                 : usdc.state.status === 'failed'
-                  ? usdc.state.error.message
+                  ? // One network problem is said once, on the line above.
+                    balance.state.status === 'failed'
+                    ? 'USDC balance not loaded.'
+                    : retryingText(usdc.state.error)
                   : formatUsdc(usdc.state.value)}
         </p>
         {testEth.error !== null && <ErrorMessage error={testEth.error} />}
@@ -179,6 +183,8 @@ export function WalletHome({ user, config, address, signer, screen, onSignedOut 
           <button
             type="button"
             className="button button-primary"
+            // Nothing can be sent before the balance is known (the network may be unreachable).
+            disabled={balance.state.status !== 'ready'}
             onClick={() => {
               // A send started here starts with an empty form (not a draft left by Back earlier).
               clearSendDraft();
