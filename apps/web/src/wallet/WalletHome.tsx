@@ -76,7 +76,9 @@ export function WalletHome({ user, config, address, signer, screen, onSignedOut 
   const [sendRun, setSendRun] = useState(0);
   // How many transfers the activity list showed, so it opens as long again after the send screen.
   const activityShown = useRef(0);
-  const fundsOffer = <AddFundsOffer config={config} address={address} onFunded={() => void refreshBoth()} />;
+  const fundsOffer = (
+    <AddFundsOffer config={config} address={address} chainId={chain.id} onFunded={() => void refreshBoth()} />
+  );
 
   if (screen === 'send' || screen === 'send-review') {
     return (
@@ -119,7 +121,12 @@ export function WalletHome({ user, config, address, signer, screen, onSignedOut 
     return (
       <PanelScreen title="Add funds" path={SCREEN_PATHS['add-funds']}>
         {config.onramp?.offers.length ? (
-          <AddFundsEntry config={config} address={address} onFunded={() => void refreshBoth()} />
+          <AddFundsEntry
+            config={config}
+            address={address}
+            chainId={chain.id}
+            onFunded={() => void refreshBoth()}
+          />
         ) : (
           <p className="hint">This Dial server offers no way to buy or deposit funds.</p>
         )}
@@ -206,7 +213,12 @@ export function WalletHome({ user, config, address, signer, screen, onSignedOut 
         </div>
       </div>
 
-      <AddFundsEntry config={config} address={address} onFunded={() => void refreshBoth()} />
+      <AddFundsEntry
+        config={config}
+        address={address}
+        chainId={chain.id}
+        onFunded={() => void refreshBoth()}
+      />
 
       <ReceivePanel address={address} networkName={chain.name} />
       <ActivityPanel chains={chains} shownCount={activityShown} />
