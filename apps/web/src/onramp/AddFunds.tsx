@@ -48,7 +48,7 @@ export default function AddFunds({
   const presets = AMOUNT_PRESETS[asset];
   const [amount, setAmount] = useState(presets[1] ?? presets[0] ?? '');
   const [amountError, setAmountError] = useState<string | null>(null);
-  const { phase, start, reset } = useOnrampPurchase(config, address, onArrived);
+  const { phase, start, reopen, reset } = useOnrampPurchase(config, address, onArrived);
   const buy = experience === 'buy';
   const title = buy ? 'Buy crypto' : 'Deposit from exchange';
 
@@ -177,6 +177,7 @@ export default function AddFunds({
             onClose();
           }}
           onStop={reset}
+          onReopen={reopen}
         />
       )}
     </section>
@@ -189,11 +190,13 @@ function PurchaseProgress({
   buy,
   onDone,
   onStop,
+  onReopen,
 }: {
   phase: Exclude<PurchasePhase, { status: 'idle' } | { status: 'failed' }>;
   buy: boolean;
   onDone(): void;
   onStop(): void;
+  onReopen(): void;
 }) {
   return (
     <div className="add-funds-progress">
@@ -213,6 +216,15 @@ function PurchaseProgress({
           <button type="button" className="button button-secondary" onClick={onStop}>
             Stop waiting
           </button>
+        ) : phase.status === 'closed' ? (
+          <>
+            <button type="button" className="button button-primary" onClick={onReopen}>
+              Open the {buy ? 'checkout' : 'deposit page'} again
+            </button>
+            <button type="button" className="button button-secondary" onClick={onDone}>
+              Done
+            </button>
+          </>
         ) : (
           <button type="button" className="button button-primary" onClick={onDone}>
             Done
@@ -241,5 +253,7 @@ function describePhase(
       return `The funds arrived. Your balance on ${phase.reader.chain.name}: ${formatBalance(phase.balance, phase.reader)}.`;
     case 'timed-out':
       return 'The funds have not arrived yet. Payments can take a few minutes: check your balance again later.';
+    case 'closed':
+      return `The ${buy ? 'checkout' : 'deposit page'} was closed before it finished, so Dial stopped waiting for the funds.`;
   }
 }
