@@ -19,18 +19,24 @@ export function useBalance(chain: Chain, address: `0x${string}`) {
   const [state, setState] = useState<BalanceState>({ status: 'loading' });
   const latest = useRef(0);
 
-  /** Reads again; `quiet` (an automatic retry) keeps what is shown until the answer. */
+  /**
+   * Reads again; `quiet` (an automatic retry) keeps what is shown until the answer. True when the balance
+   * read is the one shown.
+   */
   const read = useCallback(
     async (quiet: boolean) => {
       const request = ++latest.current;
       if (!quiet) setState({ status: 'loading' });
       try {
         const value = await client.getBalance({ address });
-        if (request === latest.current) setState({ status: 'ready', value });
+        if (request !== latest.current) return false;
+        setState({ status: 'ready', value });
+        return true;
       } catch (error) {
-        if (request !== latest.current) return;
+        if (request !== latest.current) return false;
         // Any RPC failure (unreachable, refused, a bad answer) means the network is unavailable to us.
         setState({ status: 'failed', error: new DialError('chain_unavailable', { cause: error }) });
+        return false;
       }
     },
     [client, address],

@@ -41,21 +41,27 @@ export function useUsdcBalance(
   );
   const latest = useRef(0);
 
-  /** Reads again; `quiet` (an automatic retry) keeps what is shown until the answer. */
+  /**
+   * Reads again; `quiet` (an automatic retry) keeps what is shown until the answer. True when the balance
+   * read is the one shown.
+   */
   const read = useCallback(
     async (quiet: boolean) => {
       const request = ++latest.current;
       if (usdc === undefined) {
         setState({ status: 'unavailable' });
-        return;
+        return false;
       }
       if (!quiet) setState({ status: 'loading' });
       try {
         const value = await readUsdcBalance(client, usdc, address);
-        if (request === latest.current) setState({ status: 'ready', value });
+        if (request !== latest.current) return false;
+        setState({ status: 'ready', value });
+        return true;
       } catch (error) {
-        if (request !== latest.current) return;
+        if (request !== latest.current) return false;
         setState({ status: 'failed', error: new DialError('chain_unavailable', { cause: error }) });
+        return false;
       }
     },
     [client, usdc, address],

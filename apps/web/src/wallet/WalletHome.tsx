@@ -18,6 +18,7 @@ import { clearSendDraft } from '../send/sendDraftStore';
 import type { WalletSigner } from '../send/sendTransfer';
 import { describeIdentity } from '../session/describeIdentity';
 import { useSignOut } from '../session/useSignOut';
+import { Confirmation } from '../ui/Confirmation';
 import { ErrorMessage } from '../ui/ErrorMessage';
 import { Screen } from '../ui/Screen';
 import { readChosenNetwork, saveChosenNetwork } from './chosenNetwork';
@@ -186,6 +187,7 @@ export function WalletHome({ user, config, address, signer, screen, onSignedOut 
         </p>
         {testEth.error !== null && <ErrorMessage error={testEth.error} />}
         {testUsdc.error !== null && <ErrorMessage error={testUsdc.error} />}
+        <Confirmation message={`${testEth.arrived} ${testUsdc.arrived}`.trim()} label="Test funds" />
         <div className="balance-actions">
           <button
             type="button"

@@ -141,7 +141,7 @@ function EmbeddedWalletScreen({ user, config, onSignedOut }: WalletScreenProps) 
               current={recovery}
               onDone={(next) => {
                 setChangedRecovery(next);
-                setNotice(recovery === null ? 'Recovery is set up.' : 'Recovery is changed.');
+                setNotice(recoveryNotice(recovery === null, next));
                 closeScreen(SCREEN_PATHS['recovery-setup'], SCREEN_PATHS.security);
               }}
               onCancel={() => closeScreen(SCREEN_PATHS['recovery-setup'], SCREEN_PATHS.security)}
@@ -226,6 +226,13 @@ function ExternalWalletScreen({
       onSignedOut={signedOutHere}
     />
   );
+}
+
+/** The confirmation after recovery was set up or changed: what it now does for the person. */
+function recoveryNotice(setUp: boolean, next: StoredWallet['recovery']): string {
+  const secret = next?.method === 'passkey' ? 'passkey' : 'recovery password';
+  const done = setUp ? 'Recovery is set up.' : 'Recovery is changed.';
+  return `${done} If you lose this browser, your ${secret} opens your wallet on another one.`;
 }
 
 /** A path no screen has (a mistyped or old link). */
