@@ -256,11 +256,17 @@ test('wrong recovery passwords are limited: after the hour’s tries, the wait i
     await signInExpectingRecovery(other, email);
     const alert = other.getByRole('alert');
     // 10 an hour, counting each fetch of the recovery share and each OPRF evaluation of a password
-    // (setting recovery up took one): 4 tries.
+    // (setting recovery up took one): 4 tries, each saying how many are left.
+    const left = [
+      '3 tries left before Dial makes you wait.',
+      '2 tries left before Dial makes you wait.',
+      '1 try left before Dial makes you wait.',
+      'That was the last try for now: Dial makes you wait before the next one, to keep guessers out.',
+    ];
     for (let attempt = 1; attempt <= 4; attempt++) {
       await other.getByLabel('Recovery password').fill(`wrong password ${attempt}`);
       await other.getByRole('button', { name: 'Recover wallet' }).click();
-      await expect(alert).toHaveText('That recovery password is not right. Check it and try again.', {
+      await expect(alert).toHaveText(`That recovery password is not right. ${left[attempt - 1]}`, {
         timeout: 30_000,
       });
       await expect(other.getByRole('button', { name: 'Recover wallet' })).not.toHaveAttribute(

@@ -15,6 +15,7 @@ const PASSWORD = 'plum orchard lantern 42';
 const KEYS_CHANGED =
   "Your wallet's keys were changed on another device. Recover here to keep using this browser.";
 const NETWORK_DOWN = 'The network could not be reached.';
+const HOUR_MS = 3_600_000;
 
 async function localBalance(page: Page) {
   await page.getByLabel('Network', { exact: true }).first().selectOption({ label: 'Local' });
@@ -47,7 +48,11 @@ test('an old browser notices keys recovered on another one (before signing, on f
   page,
   browser,
 }) => {
-  test.setTimeout(300_000);
+  test.setTimeout(360_000);
+  // The recovery budget's window is a clock hour on the server (this machine's clock): the tries counted
+  // here must fall in one window, so near the end of an hour, start in the next one.
+  const intoHour = Date.now() % HOUR_MS;
+  if (intoHour > HOUR_MS - 4 * 60_000) await page.waitForTimeout(HOUR_MS - intoHour + 2_000);
   const email = uniqueEmail('states-keys');
   await page.goto('/');
   await signInWithEmail(page, email);
