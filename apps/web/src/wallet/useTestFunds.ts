@@ -1,7 +1,7 @@
 import { useCallback, useState } from 'react';
-import type { PublicClient } from 'viem';
 import { requestTestFunds } from '../api/endpoints';
 import type { FaucetAsset } from '../api/types';
+import type { ChainClient } from '../chain/createChainClient';
 
 /** What the faucet gives, as the confirmation says it. */
 const ARRIVED: Record<FaucetAsset, string> = {
@@ -18,7 +18,7 @@ const ARRIVED: Record<FaucetAsset, string> = {
  */
 export function useTestFunds(
   asset: FaucetAsset,
-  client: PublicClient,
+  client: ChainClient,
   refreshBalance: () => Promise<boolean>,
 ) {
   const [pending, setPending] = useState(false);
