@@ -123,9 +123,8 @@ test('test funds and a sandbox purchase appear in the history with their status 
   const addFunds = page.getByRole('region', { name: 'Add funds' });
   await addFunds.getByRole('button', { name: 'Buy', exact: true }).click();
   const panel = page.getByRole('region', { name: 'Buy crypto' });
-  await panel.getByLabel('Asset').selectOption('USDC');
-  await panel.getByLabel('Network').selectOption({ label: 'Base' });
-  await panel.getByRole('button', { name: '25 USDC' }).click();
+  // It opens on the network the wallet shows (Local): the sandbox credits the local chain.
+  await panel.getByRole('button', { name: '10 USDC' }).click();
   const popupOpened = page.waitForEvent('popup');
   await panel.getByRole('button', { name: 'Continue to payment' }).click();
   const popup = await popupOpened;
@@ -133,7 +132,7 @@ test('test funds and a sandbox purchase appear in the history with their status 
   await popup.getByLabel('Expiry date (MM/YY)').fill('12/34');
   await popup.getByLabel('Security code (CVC)').fill('123');
   const closed = popup.waitForEvent('close');
-  await popup.getByRole('button', { name: 'Pay 25 USDC' }).click();
+  await popup.getByRole('button', { name: 'Pay 10 USDC' }).click();
   await closed;
   await expect(panel.getByRole('status')).toHaveText(/The funds arrived/);
   await page.getByRole('button', { name: 'Done' }).click();
@@ -141,7 +140,7 @@ test('test funds and a sandbox purchase appear in the history with their status 
   const items = await waitForEntries(page, 2);
   const bought = items.first();
   await expect(bought).toContainText('Bought or deposited');
-  await expect(bought).toContainText('+25 USDC');
+  await expect(bought).toContainText('+10 USDC');
   await expect(bought).toContainText('Confirmed · verified on-chain');
   await expect(bought.locator('code')).toHaveText(/^0x[0-9a-f]{64}$/);
   await expect(items.last()).toContainText('Test funds');
