@@ -58,6 +58,7 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
     otp: DEFAULT_OTP_POLICY,
     rateLimits: RATE_LIMITS,
     onramp: null,
+    prices: { source: 'sandbox', url: 'https://api.coinbase.com' },
     ...overrides,
   };
 }

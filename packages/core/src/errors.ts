@@ -35,6 +35,7 @@ export type ErrorCode =
   | 'unsupported_chain'
   | 'user_rejected'
   | 'onramp_unavailable'
+  | 'currency_not_supported'
   | 'rate_limit_unavailable'
   | 'not_ready'
   | 'wallet_proof_invalid'
@@ -170,6 +171,10 @@ export const ERROR_CATALOGUE: Readonly<Record<ErrorCode, ErrorSpec>> = {
   onramp_unavailable: {
     status: 503,
     message: 'The payment provider could not be reached just now. Try again in a moment.',
+  },
+  currency_not_supported: {
+    status: 400,
+    message: 'Prices are not available in that currency on this Dial server. Use US dollars (USD).',
   },
   rate_limit_unavailable: {
     status: 503,
