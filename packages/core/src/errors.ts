@@ -91,7 +91,7 @@ export const ERROR_CATALOGUE: Readonly<Record<ErrorCode, ErrorSpec>> = {
   too_many_requests: { status: 429, message: 'Too many attempts. Wait a little, then try again.' },
   code_recently_sent: {
     status: 429,
-    message: 'A code was sent a moment ago: enter it, or ask for a new one after a short wait.',
+    message: 'A code was sent a moment ago: enter it, or wait to ask for a new one.',
   },
   max_accounts_reached: {
     status: 403,
