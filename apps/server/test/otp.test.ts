@@ -113,6 +113,25 @@ describe.each(DIALECTS)('one-time codes on %s', (dialect) => {
       expect(verify.statusCode).toBe(200);
     });
 
+    it('tells only the browser that asked that a code was sent a moment ago (no oracle for others)', async () => {
+      const t = await createTestApp(db());
+      const owner = newDevice();
+      await t.requestCode('email', EMAIL, { device: owner });
+      t.clock.advance(5_000);
+      // Another browser asking for the same address within the owner's cooldown is answered as any first
+      // request: it learns nothing of the owner's code (and gets a code of its own).
+      const stranger = await t.post(
+        '/api/auth/otp/start',
+        { channel: 'email', to: EMAIL },
+        { device: newDevice() },
+      );
+      expect(stranger.statusCode).toBe(200);
+      expect(stranger.json()).toMatchObject({ ok: true, resendAfterSeconds: 30, expiresInSeconds: 600 });
+      const again = await t.post('/api/auth/otp/start', { channel: 'email', to: EMAIL }, { device: owner });
+      expect(again.json().error.code).toBe('code_recently_sent');
+      expect(again.headers['retry-after']).toBe('25');
+    });
+
     it('spends none of the free codes when a browser asks again within the cooldown', async () => {
       const t = await createTestApp(db());
       const device = newDevice();
