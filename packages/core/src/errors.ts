@@ -11,6 +11,7 @@ export type ErrorCode =
   | 'invalid_phone'
   | 'invalid_email'
   | 'too_many_requests'
+  | 'code_recently_sent'
   | 'max_accounts_reached'
   | 'allowlist_rejected'
   | 'embedded_wallet_already_exists'
@@ -89,6 +90,10 @@ export const ERROR_CATALOGUE: Readonly<Record<ErrorCode, ErrorSpec>> = {
   },
   invalid_email: { status: 400, message: 'That e-mail address is not valid. Check it and try again.' },
   too_many_requests: { status: 429, message: 'Too many attempts. Wait a little, then try again.' },
+  code_recently_sent: {
+    status: 429,
+    message: 'A code was sent a moment ago: enter it, or wait to ask for a new one.',
+  },
   max_accounts_reached: {
     status: 403,
     message: 'This Dial server has reached its limit of accounts, so new sign-ups are closed for now.',
@@ -341,7 +346,7 @@ export interface DialErrorOptions {
   /** The error that caused this one. */
   cause?: unknown;
   /**
-   * For `too_many_requests`: seconds until a retry can succeed; for `rate_limit_unavailable`: how long to
+   * For `too_many_requests` and `code_recently_sent`: seconds until a retry can succeed; for `rate_limit_unavailable`: how long to
    * back off. The API sends it as `Retry-After`.
    */
   retryAfterSeconds?: number;

@@ -90,6 +90,7 @@ export function WalletHome({ user, config, address, signer, screen, onSignedOut 
       <SendScreen
         key={sendRun}
         userId={user.id}
+        ownPhone={user.phone}
         signer={signer}
         address={address}
         chain={chain}
