@@ -43,6 +43,7 @@ import type { OnrampProvider } from './onramp/onrampProvider.js';
 import { registerOnrampRoutes } from './onramp/onrampRoutes.js';
 import { createSandboxProvider } from './onramp/sandboxProvider.js';
 import { registerSandboxRoutes } from './onramp/sandboxRoutes.js';
+import { registerPriceRoutes } from './prices/priceRoutes.js';
 import { connectRedis, type RedisClient } from './rateLimit/connectRedis.js';
 import type { RateLimiter } from './rateLimit/rateLimiter.js';
 import { createRedisRateLimiter } from './rateLimit/redisRateLimiter.js';
@@ -250,6 +251,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
   registerRecoveryOprfRoutes(typed, ctx);
   registerRecipientRoutes(typed, ctx);
   registerActivityRoutes(typed, ctx);
+  registerPriceRoutes(typed, ctx);
   if (onramp !== null) registerOnrampRoutes(typed, ctx, onramp, onrampOffers);
   if (onramp?.name === 'sandbox') await registerSandboxRoutes(app, ctx, onrampOffers);
   if (config.environment !== 'production') {

@@ -62,6 +62,17 @@ export interface OnrampConfig {
   solAddress: string | null;
 }
 
+/** Where prices come from (`PRICE_SOURCE`), for the total value the wallet home shows. */
+export interface PriceConfig {
+  /**
+   * `sandbox`: fixed test prices (never in production); `coinbase`: Coinbase's public spot prices at `url`;
+   * `off`: no prices (`GET /api/prices` answers none).
+   */
+  source: 'sandbox' | 'coinbase' | 'off';
+  /** `PRICE_URL`: the Coinbase API base, without a trailing slash; spot prices are `<url>/v2/prices/ETH-USD/spot`. */
+  url: string;
+}
+
 /** Rate-limit counters in Redis, shared by every server using it. */
 export interface RedisConfig {
   /** `REDIS_URL`: `redis://[user:password@]host[:port][/database]`, or `rediss://` for TLS. */
@@ -147,6 +158,8 @@ export interface AppConfig {
   rateLimits: RateLimits;
   /** The on-ramp; `null` when funding by card is not offered (production without CDP keys). */
   onramp: OnrampConfig | null;
+  /** The price source of the wallet's total value. */
+  prices: PriceConfig;
   /** The chain watcher (`CHAIN_WATCH_INTERVAL_SECONDS`, `WATCH_CHAIN_<chainId>`); see `chainWatch/`. */
   chainWatch: ChainWatchConfig;
 }

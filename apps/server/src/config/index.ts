@@ -10,6 +10,7 @@ export type {
   LocalChainConfig,
   LogLevel,
   OnrampConfig,
+  PriceConfig,
   RedisConfig,
   ShareKeySource,
   TrustProxy,
@@ -24,6 +25,7 @@ export {
   CONFIG_VARIABLES,
   DEFAULT_HTTP_LIMITS,
   DEFAULT_ONRAMP_API_URL,
+  DEFAULT_PRICE_URL,
   DEFAULT_WEB_DIST_DIR,
   TEST_VARIABLES,
 } from './variables.js';

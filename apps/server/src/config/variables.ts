@@ -40,6 +40,9 @@ export const DEFAULT_WEB_DIST_DIR = fileURLToPath(new URL('../../../web/dist', i
 /** Coinbase's Onramp API base; the session token endpoint is `<base>/v1/token`. */
 export const DEFAULT_ONRAMP_API_URL = 'https://api.developer.coinbase.com/onramp';
 
+/** Coinbase's public API base; spot prices are `<base>/v2/prices/<ASSET>-<CURRENCY>/spot`. */
+export const DEFAULT_PRICE_URL = 'https://api.coinbase.com';
+
 /** The HTTP limits without `REQUEST_TIMEOUT_SECONDS`, `HEADERS_TIMEOUT_SECONDS`, … set. */
 export const DEFAULT_HTTP_LIMITS: Readonly<HttpLimits> = {
   requestTimeoutSeconds: 30,
@@ -318,6 +321,25 @@ export const CONFIG_VARIABLES = {
       'never in the sandbox).',
   },
   ONRAMP_SOL_ADDRESS: { parse: solanaAddress, docWith: 'ONRAMP_BTC_ADDRESS' },
+  PRICE_SOURCE: {
+    parse: oneOf(['sandbox', 'coinbase', 'off'] as const),
+    defaultDoc: '`sandbox` outside production, `coinbase` in production',
+    doc:
+      'Where the wallet home\'s total value ("≈ $1,234.56 total on Base", in US dollars) gets its prices of ' +
+      "ETH, POL and USDC: `coinbase` reads Coinbase's public spot prices at `PRICE_URL` (no key; nothing " +
+      'about the user is sent); `sandbox` gives fixed test prices (ETH $3,000, POL $0.50, USDC $1) and is ' +
+      "the only source that prices the local chain's test funds; refused in production; `off` shows no " +
+      'total. Each price is read at most once a minute and kept in the database for every server; when the ' +
+      'source fails, no total is shown (a price older than 5 minutes is never used). Test networks (Base ' +
+      'Sepolia) are never counted.',
+  },
+  PRICE_URL: {
+    default: DEFAULT_PRICE_URL,
+    parse: httpUrlText,
+    doc:
+      "Coinbase's API base for `PRICE_SOURCE=coinbase`: spot prices come from " +
+      '`<PRICE_URL>/v2/prices/ETH-USD/spot` (tests point it at a stand-in). https only in production.',
+  },
   SESSION_IDLE_HOURS: {
     default: '24',
     parse: positiveNumber,

@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import type { Chain } from 'viem';
 import { ErrorMessage } from '../ui/ErrorMessage';
+import { PanelHeading } from '../ui/PanelHeading';
 import { useCopyText } from '../ui/useCopyText';
 import { ACTIVITY_CHANGED, type ActivityEntry } from './activityApi';
 import { describeEntry, explorerLink } from './describeEntry';
@@ -45,7 +46,7 @@ export function ActivityPanel(props: ActivityPanelProps) {
   return (
     <section className="panel activity" aria-labelledby="activity-title" aria-busy={refreshing}>
       <div className="activity-heading">
-        <h2 id="activity-title">Activity</h2>
+        <PanelHeading id="activity-title">Activity</PanelHeading>
         <button
           type="button"
           className="button button-link"

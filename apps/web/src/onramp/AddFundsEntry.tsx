@@ -1,6 +1,7 @@
 import { lazy, Suspense, useState } from 'react';
 import type { AppConfig } from '../api/types';
 import { LoadFailureBoundary } from '../ui/LoadFailureBoundary';
+import { PanelHeading } from '../ui/PanelHeading';
 import './addFunds.css';
 
 const AddFunds = lazy(() => import('./AddFunds'));
@@ -44,7 +45,7 @@ export function AddFundsEntry({ config, address, chainId, onFunded, lead }: AddF
   }
   return (
     <section className="panel add-funds-entry" aria-label="Add funds">
-      <h2>Add funds</h2>
+      <PanelHeading id="add-funds-title">Add funds</PanelHeading>
       {lead !== undefined && <p className="hint">{lead}</p>}
       <div className="actions">
         <button type="button" className="button button-primary" onClick={() => setOpen('buy')}>

@@ -1,5 +1,6 @@
 import './recovery.css';
 import { Confirmation } from '../ui/Confirmation';
+import { PanelHeading } from '../ui/PanelHeading';
 import { describeRecovery, useWalletSecurity } from './walletSecurity';
 
 /** "Security" on the wallet home: the recovery status with set up / change, and exporting the private key. */
@@ -10,7 +11,7 @@ export function SecurityPanel() {
 
   return (
     <section className="panel security" aria-labelledby="security-title">
-      <h2 id="security-title">Security</h2>
+      <PanelHeading id="security-title">Security</PanelHeading>
       <p className={recovery === null ? 'security-status security-status-missing' : 'security-status'}>
         {recovery === null ? 'Recovery is not set up.' : `Recovery: ${describeRecovery(recovery)}.`}
       </p>

@@ -1,6 +1,7 @@
 import { useRef } from 'react';
 import type { Chain } from 'viem';
 import { formatExactAmount } from '../chain/formatExactAmount';
+import { RecoveryReminder } from '../recovery/RecoveryReminder';
 import { ErrorMessage } from '../ui/ErrorMessage';
 import { useFocusOnMount } from '../ui/useFocusOnMount';
 import { describeRecipient } from './describeRecipient';
@@ -47,6 +48,8 @@ export function SendStatus({ plan, progress, onDone }: SendStatusProps) {
           : STATUS_TEXT[progress.phase]}
       </p>
       <TransactionLink chain={plan.chain} hash={progress.hash} />
+      {/* Real value just moved: without recovery, say what is at stake (test networks hold none). */}
+      {!plan.chain.testnet && <RecoveryReminder atSend />}
       {progress.recordError !== null && (
         <>
           <p className="hint">The transfer went out, but your activity list could not be updated:</p>

@@ -4,6 +4,7 @@ import type { AppConfig, StoredWallet, User } from '../api/types';
 import { closeScreen, openScreen, replaceScreen } from '../navigation/navigate';
 import { SCREEN_PATHS, screenAt } from '../navigation/routes';
 import { useLocation } from '../navigation/useLocation';
+import { isReminderSnoozed, readReminderLater, saveReminderLater } from '../recovery/reminderSnooze';
 import { type WalletSecurity, WalletSecurityContext } from '../recovery/walletSecurity';
 import { clearSendDraft } from '../send/sendDraftStore';
 import { useSignOut } from '../session/useSignOut';
@@ -52,7 +53,9 @@ function EmbeddedWalletScreen({ user, config, onSignedOut }: WalletScreenProps) 
   const { state, retry } = useOpenWallet(user.id);
   const sessionEnded = state.status === 'failed' && state.error.code === 'unauthorized';
   const screen = screenAt(useLocation().path);
-  const [reminderDismissed, setReminderDismissed] = useState(false);
+  /** When "Later" was last pressed on the recovery reminder in this browser: it stays hidden a few days. */
+  const [reminderLater, setReminderLater] = useState(() => readReminderLater(user.id));
+  const reminderDismissed = isReminderSnoozed(reminderLater, Date.now());
   const [notice, setNotice] = useState('');
   /** The recovery status after a change on this screen (the opened wallet's until then). */
   const [changedRecovery, setChangedRecovery] = useState<StoredWallet['recovery'] | undefined>(undefined);
@@ -73,7 +76,11 @@ function EmbeddedWalletScreen({ user, config, onSignedOut }: WalletScreenProps) 
       recovery,
       reminderDismissed,
       notice,
-      dismissReminder: () => setReminderDismissed(true),
+      dismissReminder: () => {
+        const now = Date.now();
+        saveReminderLater(user.id, now);
+        setReminderLater(now);
+      },
       openRecoverySetup: () => {
         setNotice('');
         openScreen(SCREEN_PATHS['recovery-setup']);
@@ -83,7 +90,7 @@ function EmbeddedWalletScreen({ user, config, onSignedOut }: WalletScreenProps) 
         openScreen(SCREEN_PATHS.export);
       },
     }),
-    [recovery, reminderDismissed, notice],
+    [recovery, reminderDismissed, notice, user.id],
   );
 
   // The session ended meanwhile (expired, or signed out in another tab): back to sign-in, on the same
