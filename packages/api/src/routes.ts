@@ -22,6 +22,7 @@ import {
 } from './auth.js';
 import type { ApiRoute } from './defineRoute.js';
 import { faucetRoute, localChainRoute, outboxRoute } from './dev.js';
+import { walletEventsRoute } from './events.js';
 import { onrampSessionRoute } from './onramp.js';
 import { lookupRecipientRoute } from './recipients.js';
 import { getRecoveryRoute, recoveryFailedRoute, recoveryOprfRoute } from './recovery.js';
@@ -74,6 +75,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
   recordTransferRoute,
   checkTransferRoute,
   listActivityRoute,
+  walletEventsRoute,
   onrampSessionRoute,
   outboxRoute,
   faucetRoute,

@@ -66,6 +66,7 @@ export type ErrorCode =
   | 'walletconnect_request_expired'
   | 'walletconnect_session_expired'
   | 'walletconnect_unavailable'
+  | 'too_many_streams'
   | 'internal_error';
 
 /** What the catalogue holds for one code. */
@@ -310,6 +311,11 @@ export const ERROR_CATALOGUE: Readonly<Record<ErrorCode, ErrorSpec>> = {
     status: 503,
     message:
       "WalletConnect's relay could not be reached, so your wallet cannot be connected. Try again in a moment.",
+  },
+  too_many_streams: {
+    status: 429,
+    message:
+      'Your wallet is open in too many tabs or devices to show live updates in all of them. Close one, then reload.',
   },
   internal_error: { status: 500, message: 'Something went wrong on our side. Try again in a moment.' },
 };
