@@ -1,7 +1,8 @@
 import { DialError } from '@dial/core';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { erc20Abi, type PublicClient } from 'viem';
-import type { BalanceState } from './useBalance';
+import { onBalanceCheck } from '../live/walletChanges';
+import { type BalanceState, keepSame } from './useBalance';
 
 /** A USDC balance: as a native one, or `unavailable` on a chain without USDC (Zora). */
 export type UsdcBalanceState = BalanceState | { status: 'unavailable' };
@@ -39,26 +40,36 @@ export function useUsdcBalance(
     usdc === undefined ? { status: 'unavailable' } : { status: 'loading' },
   );
   const latest = useRef(0);
+  const shown = useRef(state);
+  shown.current = state;
 
-  const refresh = useCallback(async () => {
-    const request = ++latest.current;
-    if (usdc === undefined) {
-      setState({ status: 'unavailable' });
-      return;
-    }
-    setState({ status: 'loading' });
-    try {
-      const value = await readUsdcBalance(client, usdc, address);
-      if (request === latest.current) setState({ status: 'ready', value });
-    } catch (error) {
-      if (request !== latest.current) return;
-      setState({ status: 'failed', error: new DialError('chain_unavailable', { cause: error }) });
-    }
-  }, [client, usdc, address]);
+  const read = useCallback(
+    async (quiet: boolean) => {
+      // Quietly only over a value shown: a first read or a retry in progress must not be superseded.
+      if (quiet && shown.current.status !== 'ready') return;
+      const request = ++latest.current;
+      if (usdc === undefined) {
+        setState({ status: 'unavailable' });
+        return;
+      }
+      if (!quiet) setState({ status: 'loading' });
+      try {
+        const value = await readUsdcBalance(client, usdc, address);
+        if (request === latest.current) setState((current) => keepSame(current, value));
+      } catch (error) {
+        if (request !== latest.current || quiet) return;
+        setState({ status: 'failed', error: new DialError('chain_unavailable', { cause: error }) });
+      }
+    },
+    [client, usdc, address],
+  );
+  const refresh = useCallback(() => read(false), [read]);
 
   useEffect(() => {
     void refresh();
   }, [refresh]);
+  // Quietly, whenever the live wallet asks (see useBalance).
+  useEffect(() => onBalanceCheck(() => void read(true)), [read]);
 
   return { state, refresh };
 }

@@ -6,6 +6,7 @@ import { formatBalance, formatUsdc } from '../chain/formatBalance';
 import { useBalance } from '../chain/useBalance';
 import { useUsdcBalance } from '../chain/useUsdcBalance';
 import { defaultChainId, walletChains } from '../chain/walletChains';
+import { useLiveWallet } from '../live/useLiveWallet';
 import { openScreen } from '../navigation/navigate';
 import { SCREEN_PATHS, type ScreenName } from '../navigation/routes';
 import { ScreenLink } from '../navigation/ScreenLink';
@@ -61,6 +62,7 @@ export function WalletHome({ user, config, address, signer, screen, onSignedOut 
 
   const balance = useBalance(chain, address);
   const usdc = useUsdcBalance(balance.client, usdcAddress, address);
+  useLiveWallet(chains);
   const { refresh: refreshNative } = balance;
   const { refresh: refreshUsdc } = usdc;
   const refreshBoth = useCallback(async () => {
