@@ -1,7 +1,8 @@
 import { DialError } from '@dial/core';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { erc20Abi, type PublicClient } from 'viem';
+import { erc20Abi } from 'viem';
 import { onBalanceCheck } from '../live/walletChanges';
+import type { ChainClient } from './createChainClient';
 import { type BalanceState, keepSame } from './useBalance';
 
 /** A USDC balance: as a native one, or `unavailable` on a chain without USDC (Zora). */
@@ -12,7 +13,7 @@ export type UsdcBalanceState = BalanceState | { status: 'unavailable' };
  * latest block, or with `blockTag: 'pending'` counting the transactions still waiting to be mined.
  */
 export function readUsdcBalance(
-  client: Pick<PublicClient, 'readContract'>,
+  client: Pick<ChainClient, 'readContract'>,
   usdc: `0x${string}`,
   owner: `0x${string}`,
   blockTag: 'latest' | 'pending' = 'latest',
@@ -31,11 +32,7 @@ export function readUsdcBalance(
  * the chain's USDC contract, undefined on a chain without one. Answers for a chain no longer shown are
  * ignored.
  */
-export function useUsdcBalance(
-  client: PublicClient,
-  usdc: `0x${string}` | undefined,
-  address: `0x${string}`,
-) {
+export function useUsdcBalance(client: ChainClient, usdc: `0x${string}` | undefined, address: `0x${string}`) {
   const [state, setState] = useState<UsdcBalanceState>(
     usdc === undefined ? { status: 'unavailable' } : { status: 'loading' },
   );

@@ -1,5 +1,5 @@
 import { type ReactNode, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
-import type { Chain, PublicClient } from 'viem';
+import type { Chain } from 'viem';
 import type { BalanceState } from '../chain/useBalance';
 import type { UsdcBalanceState } from '../chain/useUsdcBalance';
 import { closeScreen, openScreen, replaceScreen } from '../navigation/navigate';
@@ -14,6 +14,7 @@ import type { WalletSigner } from './sendTransfer';
 import { blankSendDraft, type SendDraft, type SendPlan, useSendForm } from './useSendForm';
 import { useSendTransfer } from './useSendTransfer';
 import './send.css';
+import type { ChainClient } from '../chain/createChainClient';
 
 export interface SendScreenProps {
   userId: string;
@@ -24,7 +25,7 @@ export interface SendScreenProps {
   chain: Chain;
   chains: readonly Chain[];
   usdcAddress: `0x${string}` | undefined;
-  client: PublicClient;
+  client: ChainClient;
   nativeBalance: BalanceState;
   usdcBalance: UsdcBalanceState;
   onBalancesChanged(): Promise<void>;

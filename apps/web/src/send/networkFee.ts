@@ -1,4 +1,4 @@
-import type { PublicClient } from 'viem';
+import type { ChainClient } from '../chain/createChainClient';
 import type { TransferCall } from './transferCall';
 
 /** A fee estimate, and the exact gas and fee caps the transaction is then signed with. */
@@ -16,7 +16,7 @@ export interface FeeEstimate {
  * also what the node checks before it accepts the transaction.
  */
 export async function estimateNetworkFee(
-  client: Pick<PublicClient, 'estimateGas' | 'estimateFeesPerGas'>,
+  client: Pick<ChainClient, 'estimateGas' | 'estimateFeesPerGas'>,
   from: `0x${string}`,
   call: TransferCall,
 ): Promise<FeeEstimate> {

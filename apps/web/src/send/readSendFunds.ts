@@ -1,5 +1,5 @@
 import { DialError } from '@dial/core';
-import type { PublicClient } from 'viem';
+import type { ChainClient } from '../chain/createChainClient';
 import { readUsdcBalance } from '../chain/useUsdcBalance';
 import type { Funds, SendAsset } from './amount';
 
@@ -12,7 +12,7 @@ import type { Funds, SendAsset } from './amount';
  * that cannot be read at all is `chain_unavailable`.
  */
 export async function readSendFunds(
-  client: Pick<PublicClient, 'getBalance' | 'readContract'>,
+  client: Pick<ChainClient, 'getBalance' | 'readContract'>,
   address: `0x${string}`,
   asset: SendAsset,
   usdcAddress: `0x${string}` | undefined,

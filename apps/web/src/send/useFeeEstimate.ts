@@ -1,6 +1,6 @@
 import { DialError } from '@dial/core';
 import { useCallback, useEffect, useState } from 'react';
-import type { PublicClient } from 'viem';
+import type { ChainClient } from '../chain/createChainClient';
 import { estimateNetworkFee, type FeeEstimate } from './networkFee';
 import type { TransferCall } from './transferCall';
 
@@ -20,7 +20,7 @@ export function callKey(call: TransferCall): string {
  * The network fee of `call`, estimated again (after a short pause) whenever the call changes. `retry`
  * estimates again for the same call.
  */
-export function useFeeEstimate(client: PublicClient, from: `0x${string}`, call: TransferCall | null) {
+export function useFeeEstimate(client: ChainClient, from: `0x${string}`, call: TransferCall | null) {
   const [state, setState] = useState<FeeState>({ status: 'loading' });
   const [attempt, setAttempt] = useState(0);
   const key = call === null ? null : callKey(call);

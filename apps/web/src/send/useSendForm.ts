@@ -1,6 +1,7 @@
 import { USDC_DECIMALS } from '@dial/core';
 import { useCallback, useMemo, useState } from 'react';
-import type { Chain, PublicClient } from 'viem';
+import type { Chain } from 'viem';
+import type { ChainClient } from '../chain/createChainClient';
 import type { BalanceState } from '../chain/useBalance';
 import type { UsdcBalanceState } from '../chain/useUsdcBalance';
 import { countryName, initialCountry } from '../sign-in/countryList';
@@ -50,7 +51,7 @@ export interface SendFormOptions {
   address: `0x${string}`;
   chain: Chain;
   usdcAddress: `0x${string}` | undefined;
-  client: PublicClient;
+  client: ChainClient;
   nativeBalance: BalanceState;
   usdcBalance: UsdcBalanceState;
   /** What the form opens with (a kept draft, a link's values); empty when left out. */

@@ -1,7 +1,8 @@
 import { DialError } from '@dial/core';
 import { useCallback, useRef, useState } from 'react';
-import type { Chain, PublicClient } from 'viem';
+import type { Chain } from 'viem';
 import { ACTIVITY_CHANGED, checkTransferNow, recordTransfer, type Transfer } from '../activity/activityApi';
+import type { ChainClient } from '../chain/createChainClient';
 import { hasEnoughFunds } from './amount';
 import { readSendFunds } from './readSendFunds';
 import { signAndSend, type WalletSigner } from './sendTransfer';
@@ -26,7 +27,7 @@ export interface SendTransferOptions {
   signer: WalletSigner;
   address: `0x${string}`;
   chains: readonly Chain[];
-  client: PublicClient;
+  client: ChainClient;
   usdcAddress: `0x${string}` | undefined;
   onBalancesChanged(): Promise<void>;
 }
@@ -96,7 +97,7 @@ export function useSendTransfer({
 async function follow(
   plan: SendPlan,
   hash: `0x${string}`,
-  client: PublicClient,
+  client: ChainClient,
   setProgress: (progress: SendProgress) => void,
 ): Promise<void> {
   let recordError: unknown = null;

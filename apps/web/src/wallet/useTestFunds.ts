@@ -1,13 +1,13 @@
 import { useCallback, useState } from 'react';
-import type { PublicClient } from 'viem';
 import { requestTestFunds } from '../api/endpoints';
 import type { FaucetAsset } from '../api/types';
+import type { ChainClient } from '../chain/createChainClient';
 
 /**
  * Development only: asks the server's faucet for test funds on the local chain (1 test ETH for `native`,
  * 100 test USDC for `usdc`), waits for the transaction, then reloads the balance.
  */
-export function useTestFunds(asset: FaucetAsset, client: PublicClient, refreshBalance: () => Promise<void>) {
+export function useTestFunds(asset: FaucetAsset, client: ChainClient, refreshBalance: () => Promise<void>) {
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<unknown>(null);
 
