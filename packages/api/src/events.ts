@@ -27,8 +27,9 @@ export const WalletEventSchema = Type.Union([
 
 /**
  * One change in the signed-in user's wallet, as the live stream sends it (an SSE `data:` line of JSON, its
- * `id:` the resume point: the highest event sequence number sent so far). It says what changed, never who else was involved: the browser reads
- * the details through the routes it already uses (`GET /api/activity`, balances from the chain).
+ * `id:` the resume point: the highest event sequence number sent so far). It says what changed, never who
+ * else was involved: the browser reads the details through the routes it already uses (`GET /api/activity`,
+ * balances from the chain).
  */
 export type WalletEvent = Static<typeof WalletEventSchema>;
 
