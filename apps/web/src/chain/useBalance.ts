@@ -3,6 +3,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { Chain } from 'viem';
 import { onBalanceCheck } from '../live/walletChanges';
 import { createChainClient } from './createChainClient';
+import { useRetryWhileFailed } from './useRetryWhileFailed';
 
 export type BalanceState =
   | { status: 'loading' }
@@ -11,29 +12,35 @@ export type BalanceState =
 
 /**
  * The native balance of `address` on `chain`, read from the chain's RPC by the browser (viem). Switching
- * chains loads again; answers for a chain no longer shown are ignored. Read again, quietly (the value shown
- * stays until the new one arrives, and a failure keeps it), whenever the live wallet asks (`onBalanceCheck`).
+ * chains loads again; answers for a chain no longer shown are ignored. A failed read is tried again by
+ * itself, with growing pauses, keeping the failure shown until a read succeeds. Read again, quietly, whenever
+ * the live wallet asks (`onBalanceCheck`).
  */
 export function useBalance(chain: Chain, address: `0x${string}`) {
   const client = useMemo(() => createChainClient(chain), [chain]);
   const [state, setState] = useState<BalanceState>({ status: 'loading' });
   const latest = useRef(0);
-  const shown = useRef(state);
-  shown.current = state;
+  const shown = useRef(state.status);
+  shown.current = state.status;
 
+  /**
+   * Reads again; `quiet` (an automatic retry) keeps what is shown until the answer. True when the balance
+   * read is the one shown.
+   */
   const read = useCallback(
     async (quiet: boolean) => {
-      // Quietly only over a value shown: a first read or a retry in progress must not be superseded.
-      if (quiet && shown.current.status !== 'ready') return;
       const request = ++latest.current;
       if (!quiet) setState({ status: 'loading' });
       try {
         const value = await client.getBalance({ address });
-        if (request === latest.current) setState((current) => keepSame(current, value));
+        if (request !== latest.current) return false;
+        setState({ status: 'ready', value });
+        return true;
       } catch (error) {
-        if (request !== latest.current || quiet) return;
+        if (request !== latest.current) return false;
         // Any RPC failure (unreachable, refused, a bad answer) means the network is unavailable to us.
         setState({ status: 'failed', error: new DialError('chain_unavailable', { cause: error }) });
+        return false;
       }
     },
     [client, address],
@@ -43,14 +50,16 @@ export function useBalance(chain: Chain, address: `0x${string}`) {
   useEffect(() => {
     void refresh();
   }, [refresh]);
-  useEffect(() => onBalanceCheck(() => void read(true)), [read]);
+  useRetryWhileFailed(state.status === 'failed' ? state.error : null, () => void read(true));
+  // The live wallet asks (money arrived, the page is back, every few seconds): quietly, over a value shown
+  // only, so that a first read or a retry in progress is never superseded.
+  useEffect(
+    () =>
+      onBalanceCheck(() => {
+        if (shown.current === 'ready') void read(true);
+      }),
+    [read],
+  );
 
   return { state, refresh, client };
-}
-
-/** The ready state for `value`: the state shown when it already says so (no render, nothing announced). */
-export function keepSame<S extends { status: string }>(current: S, value: bigint): S | BalanceState {
-  return current.status === 'ready' && (current as { value?: bigint }).value === value
-    ? current
-    : { status: 'ready', value };
 }

@@ -3,7 +3,8 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { erc20Abi } from 'viem';
 import { onBalanceCheck } from '../live/walletChanges';
 import type { ChainClient } from './createChainClient';
-import { type BalanceState, keepSame } from './useBalance';
+import type { BalanceState } from './useBalance';
+import { useRetryWhileFailed } from './useRetryWhileFailed';
 
 /** A USDC balance: as a native one, or `unavailable` on a chain without USDC (Zora). */
 export type UsdcBalanceState = BalanceState | { status: 'unavailable' };
@@ -30,32 +31,37 @@ export function readUsdcBalance(
 /**
  * The USDC balance of `address`, read by the browser with the same client as the native balance. `usdc` is
  * the chain's USDC contract, undefined on a chain without one. Answers for a chain no longer shown are
- * ignored.
+ * ignored; a failed read is tried again by itself, as the native balance's.
  */
 export function useUsdcBalance(client: ChainClient, usdc: `0x${string}` | undefined, address: `0x${string}`) {
   const [state, setState] = useState<UsdcBalanceState>(
     usdc === undefined ? { status: 'unavailable' } : { status: 'loading' },
   );
   const latest = useRef(0);
-  const shown = useRef(state);
-  shown.current = state;
+  const shown = useRef(state.status);
+  shown.current = state.status;
 
+  /**
+   * Reads again; `quiet` (an automatic retry) keeps what is shown until the answer. True when the balance
+   * read is the one shown.
+   */
   const read = useCallback(
     async (quiet: boolean) => {
-      // Quietly only over a value shown: a first read or a retry in progress must not be superseded.
-      if (quiet && shown.current.status !== 'ready') return;
       const request = ++latest.current;
       if (usdc === undefined) {
         setState({ status: 'unavailable' });
-        return;
+        return false;
       }
       if (!quiet) setState({ status: 'loading' });
       try {
         const value = await readUsdcBalance(client, usdc, address);
-        if (request === latest.current) setState((current) => keepSame(current, value));
+        if (request !== latest.current) return false;
+        setState({ status: 'ready', value });
+        return true;
       } catch (error) {
-        if (request !== latest.current || quiet) return;
+        if (request !== latest.current) return false;
         setState({ status: 'failed', error: new DialError('chain_unavailable', { cause: error }) });
+        return false;
       }
     },
     [client, usdc, address],
@@ -65,8 +71,16 @@ export function useUsdcBalance(client: ChainClient, usdc: `0x${string}` | undefi
   useEffect(() => {
     void refresh();
   }, [refresh]);
-  // Quietly, whenever the live wallet asks (see useBalance).
-  useEffect(() => onBalanceCheck(() => void read(true)), [read]);
+  useRetryWhileFailed(state.status === 'failed' ? state.error : null, () => void read(true));
+  // The live wallet asks (money arrived, the page is back, every few seconds): quietly, over a value shown
+  // only, so that a first read or a retry in progress is never superseded.
+  useEffect(
+    () =>
+      onBalanceCheck(() => {
+        if (shown.current === 'ready') void read(true);
+      }),
+    [read],
+  );
 
   return { state, refresh };
 }

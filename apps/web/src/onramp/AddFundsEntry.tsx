@@ -8,6 +8,8 @@ const AddFunds = lazy(() => import('./AddFunds'));
 export interface AddFundsEntryProps {
   config: AppConfig;
   address: `0x${string}`;
+  /** The network the wallet shows: the panel opens on an offer that lands there, when there is one. */
+  chainId: number;
   /** The funds of a purchase arrived: reload the balances shown. */
   onFunded(): void;
   /** A sentence before the buttons, e.g. why funds are needed. */
@@ -18,7 +20,7 @@ export interface AddFundsEntryProps {
  * "Add funds": Buy (by card) and Deposit from exchange, each opening its panel (loaded on first use). Renders
  * nothing when the server offers no on-ramp.
  */
-export function AddFundsEntry({ config, address, onFunded, lead }: AddFundsEntryProps) {
+export function AddFundsEntry({ config, address, chainId, onFunded, lead }: AddFundsEntryProps) {
   const [open, setOpen] = useState<'buy' | 'send' | null>(null);
   const onramp = config.onramp ?? null;
   if (onramp === null || onramp.offers.length === 0) return null;
@@ -31,6 +33,7 @@ export function AddFundsEntry({ config, address, onFunded, lead }: AddFundsEntry
             config={config}
             onramp={onramp}
             address={address}
+            chainId={chainId}
             experience={open}
             onArrived={onFunded}
             onClose={() => setOpen(null)}

@@ -1,4 +1,5 @@
 import './recovery.css';
+import { Confirmation } from '../ui/Confirmation';
 import { describeRecovery, useWalletSecurity } from './walletSecurity';
 
 /** "Security" on the wallet home: the recovery status with set up / change, and exporting the private key. */
@@ -13,9 +14,7 @@ export function SecurityPanel() {
       <p className={recovery === null ? 'security-status security-status-missing' : 'security-status'}>
         {recovery === null ? 'Recovery is not set up.' : `Recovery: ${describeRecovery(recovery)}.`}
       </p>
-      <p className="message message-success" role="status">
-        {security.notice}
-      </p>
+      <Confirmation message={security.notice} />
       <div className="actions">
         <button
           type="button"

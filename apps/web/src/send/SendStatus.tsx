@@ -3,6 +3,7 @@ import type { Chain } from 'viem';
 import { formatExactAmount } from '../chain/formatExactAmount';
 import { ErrorMessage } from '../ui/ErrorMessage';
 import { useFocusOnMount } from '../ui/useFocusOnMount';
+import { describeRecipient } from './describeRecipient';
 import { explorerName, explorerTxUrl } from './explorerLink';
 import { assetUnits, type SendPlan } from './useSendForm';
 import type { SendProgress } from './useSendTransfer';
@@ -15,9 +16,8 @@ interface SendStatusProps {
   onDone(): void;
 }
 
-const STATUS_TEXT: Record<SentProgress['phase'], string> = {
+const STATUS_TEXT: Record<Exclude<SentProgress['phase'], 'confirmed'>, string> = {
   pending: 'Pending: waiting for the network to include it.',
-  confirmed: 'Confirmed: the transfer is done.',
   failed: 'Failed: the network did not carry out this transfer. Nothing was moved except the network fee.',
   'timed-out':
     'Still pending after 5 minutes. It may yet go through: check the block explorer or your activity later.',
@@ -42,7 +42,9 @@ export function SendStatus({ plan, progress, onDone }: SendStatusProps) {
         aria-label="Transfer status"
       >
         {progress.phase === 'pending' && <span className="spinner" aria-hidden="true" />}
-        {STATUS_TEXT[progress.phase]}
+        {progress.phase === 'confirmed'
+          ? `Confirmed. Sent ${formatExactAmount(plan.amount, units)} to ${describeRecipient(plan.recipient)}.`
+          : STATUS_TEXT[progress.phase]}
       </p>
       <TransactionLink chain={plan.chain} hash={progress.hash} />
       {progress.recordError !== null && (

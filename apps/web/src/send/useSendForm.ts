@@ -1,5 +1,5 @@
 import { USDC_DECIMALS } from '@dial/core';
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { Chain } from 'viem';
 import type { ChainClient } from '../chain/createChainClient';
 import type { BalanceState } from '../chain/useBalance';
@@ -154,6 +154,15 @@ export function useSendForm({
   );
   const fee = useFeeEstimate(client, address, call);
   const estimate = fee.state.status === 'ready' && fee.state.key === fee.key ? fee.state.estimate : null;
+  // The balances came back (the network is reachable again): estimate again a fee that failed meanwhile.
+  const balanceFailed = balanceError !== null;
+  const { retry: retryFee } = fee;
+  const feeFailed = fee.state.status === 'failed';
+  const wasFailing = useRef(balanceFailed);
+  useEffect(() => {
+    if (wasFailing.current && !balanceFailed && feeFailed) retryFee();
+    wasFailing.current = balanceFailed;
+  }, [balanceFailed, feeFailed, retryFee]);
 
   const enough =
     amount.ok && estimate !== null && funds !== null

@@ -4,6 +4,7 @@ import { ActivityPanel } from '../activity/ActivityPanel';
 import type { AppConfig, User } from '../api/types';
 import { formatBalance, formatUsdc } from '../chain/formatBalance';
 import { useBalance } from '../chain/useBalance';
+import { retryingText } from '../chain/useRetryWhileFailed';
 import { useUsdcBalance } from '../chain/useUsdcBalance';
 import { defaultChainId, walletChains } from '../chain/walletChains';
 import { useLiveWallet } from '../live/useLiveWallet';
@@ -18,6 +19,7 @@ import { clearSendDraft } from '../send/sendDraftStore';
 import type { WalletSigner } from '../send/sendTransfer';
 import { describeIdentity } from '../session/describeIdentity';
 import { useSignOut } from '../session/useSignOut';
+import { Confirmation } from '../ui/Confirmation';
 import { ErrorMessage } from '../ui/ErrorMessage';
 import { Screen } from '../ui/Screen';
 import { readChosenNetwork, saveChosenNetwork } from './chosenNetwork';
@@ -77,7 +79,9 @@ export function WalletHome({ user, config, address, signer, screen, onSignedOut 
   const [sendRun, setSendRun] = useState(0);
   // How many transfers the activity list showed, so it opens as long again after the send screen.
   const activityShown = useRef(0);
-  const fundsOffer = <AddFundsOffer config={config} address={address} onFunded={() => void refreshBoth()} />;
+  const fundsOffer = (
+    <AddFundsOffer config={config} address={address} chainId={chain.id} onFunded={() => void refreshBoth()} />
+  );
 
   if (screen === 'send' || screen === 'send-review') {
     return (
@@ -120,7 +124,12 @@ export function WalletHome({ user, config, address, signer, screen, onSignedOut 
     return (
       <PanelScreen title="Add funds" path={SCREEN_PATHS['add-funds']}>
         {config.onramp?.offers.length ? (
-          <AddFundsEntry config={config} address={address} onFunded={() => void refreshBoth()} />
+          <AddFundsEntry
+            config={config}
+            address={address}
+            chainId={chain.id}
+            onFunded={() => void refreshBoth()}
+          />
         ) : (
           <p className="hint">This Dial server offers no way to buy or deposit funds.</p>
         )}
@@ -156,7 +165,7 @@ export function WalletHome({ user, config, address, signer, screen, onSignedOut 
             : balance.state.status === 'loading'
               ? 'Loading balance…'
               : balance.state.status === 'failed'
-                ? balance.state.error.message
+                ? retryingText(balance.state.error)
                 : formatBalance(balance.state.value, chain.nativeCurrency)}
         </p>
         <p
@@ -172,15 +181,21 @@ export function WalletHome({ user, config, address, signer, screen, onSignedOut 
               : usdc.state.status === 'loading'
                 ? 'Loading USDC balance…'
                 : usdc.state.status === 'failed'
-                  ? usdc.state.error.message
+                  ? // One network problem is said once, on the line above.
+                    balance.state.status === 'failed'
+                    ? 'USDC balance not loaded.'
+                    : retryingText(usdc.state.error)
                   : formatUsdc(usdc.state.value)}
         </p>
         {testEth.error !== null && <ErrorMessage error={testEth.error} />}
         {testUsdc.error !== null && <ErrorMessage error={testUsdc.error} />}
+        <Confirmation message={`${testEth.arrived} ${testUsdc.arrived}`.trim()} label="Test funds" />
         <div className="balance-actions">
           <button
             type="button"
             className="button button-primary"
+            // Nothing can be sent before the balance is known (the network may be unreachable).
+            disabled={balance.state.status !== 'ready'}
             onClick={() => {
               // A send started here starts with an empty form (not a draft left by Back earlier).
               clearSendDraft();
@@ -202,7 +217,12 @@ export function WalletHome({ user, config, address, signer, screen, onSignedOut 
         </div>
       </div>
 
-      <AddFundsEntry config={config} address={address} onFunded={() => void refreshBoth()} />
+      <AddFundsEntry
+        config={config}
+        address={address}
+        chainId={chain.id}
+        onFunded={() => void refreshBoth()}
+      />
 
       <ReceivePanel address={address} networkName={chain.name} />
       <ActivityPanel chains={chains} shownCount={activityShown} />

@@ -11,6 +11,7 @@ import { ErrorMessage } from '../ui/ErrorMessage';
 import { Screen } from '../ui/Screen';
 import { StatusScreen } from '../ui/StatusScreen';
 import { CreateDialWallet } from './CreateDialWallet';
+import { useKeyShareCheck } from './useKeyShareCheck';
 import { useOpenWallet } from './useOpenWallet';
 import { WalletHome } from './WalletHome';
 
@@ -57,6 +58,15 @@ function EmbeddedWalletScreen({ user, config, onSignedOut }: WalletScreenProps) 
   const [changedRecovery, setChangedRecovery] = useState<StoredWallet['recovery'] | undefined>(undefined);
   const recovery =
     changedRecovery !== undefined ? changedRecovery : state.status === 'ready' ? state.wallet.recovery : null;
+  // Keys replaced on another device meanwhile: open the wallet again, which leads to recovering it here.
+  useKeyShareCheck(
+    user.id,
+    {
+      active: state.status === 'ready',
+      signingScreen: screen === 'send-review' || screen === 'export' || screen === 'recovery-setup',
+    },
+    retry,
+  );
 
   const security = useMemo<WalletSecurity>(
     () => ({
@@ -131,7 +141,7 @@ function EmbeddedWalletScreen({ user, config, onSignedOut }: WalletScreenProps) 
               current={recovery}
               onDone={(next) => {
                 setChangedRecovery(next);
-                setNotice(recovery === null ? 'Recovery is set up.' : 'Recovery is changed.');
+                setNotice(recoveryNotice(recovery === null, next));
                 closeScreen(SCREEN_PATHS['recovery-setup'], SCREEN_PATHS.security);
               }}
               onCancel={() => closeScreen(SCREEN_PATHS['recovery-setup'], SCREEN_PATHS.security)}
@@ -216,6 +226,13 @@ function ExternalWalletScreen({
       onSignedOut={signedOutHere}
     />
   );
+}
+
+/** The confirmation after recovery was set up or changed: what it now does for the person. */
+function recoveryNotice(setUp: boolean, next: StoredWallet['recovery']): string {
+  const secret = next?.method === 'passkey' ? 'passkey' : 'recovery password';
+  const done = setUp ? 'Recovery is set up.' : 'Recovery is changed.';
+  return `${done} If you lose this browser, your ${secret} opens your wallet on another one.`;
 }
 
 /** A path no screen has (a mistyped or old link). */
