@@ -314,8 +314,7 @@ export const ERROR_CATALOGUE: Readonly<Record<ErrorCode, ErrorSpec>> = {
   },
   too_many_streams: {
     status: 429,
-    message:
-      'Your wallet is open in too many tabs or devices to show live updates in all of them. Close one, then reload.',
+    message: 'Live updates are open in too many tabs. Close one, then reload.',
   },
   internal_error: { status: 500, message: 'Something went wrong on our side. Try again in a moment.' },
 };
