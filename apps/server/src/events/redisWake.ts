@@ -7,7 +7,7 @@ export const WAKE_CHANNEL = 'wallet-events';
 export interface RedisWake {
   /** Tells every server (this one too) that `userId` has a new event. Never throws: a failure is logged. */
   publish(userId: string): void;
-  /** Unsubscribes and closes the subscriber connection. */
+  /** Closes the subscriber connection. */
   close(): Promise<void>;
 }
 
@@ -34,11 +34,7 @@ export async function connectRedisWake(
       redis.publish(channel, userId).catch(onError);
     },
     async close() {
-      try {
-        await subscriber.unsubscribe(channel);
-      } catch {
-        // Closing anyway.
-      }
+      // Not an UNSUBSCRIBE first: a Redis that stopped answering would hold the app's close forever.
       subscriber.destroy();
     },
   };
