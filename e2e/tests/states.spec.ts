@@ -86,6 +86,13 @@ test('an old browser notices keys recovered on another one (before signing, on f
   await page.getByRole('button', { name: 'Review' }).click();
   await expect(page.getByRole('heading', { name: 'Check and confirm' })).toBeVisible();
 
+  // A's tab goes to the background (an open page would hear of the new keys at once, through the live
+  // stream: a hidden one holds no stream, so A learns only when it acts).
+  await page.evaluate(() => {
+    Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' });
+    document.dispatchEvent(new Event('visibilitychange'));
+  });
+
   // …while browser B recovers the wallet, which replaces its keys. A wrong password first says the tries left.
   const contextB: BrowserContext = await browser.newContext();
   try {
@@ -108,6 +115,11 @@ test('an old browser notices keys recovered on another one (before signing, on f
     await expect(page.getByRole('heading', { name: 'Recover your wallet' })).toBeVisible({ timeout: 30_000 });
     await expect(page.getByText(KEYS_CHANGED)).toBeVisible();
     await snap(page, 'states-old-browser');
+    // B's tab is in the background in its turn, so that it learns on focus, not from the live stream.
+    await pageB.evaluate(() => {
+      Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' });
+      document.dispatchEvent(new Event('visibilitychange'));
+    });
     await tryRecoveryPassword(page, PASSWORD);
     // Recovered here, A is back at the confirmation of the send it had not signed.
     await expect(page.getByRole('heading', { name: 'Check and confirm' })).toBeVisible({ timeout: 60_000 });

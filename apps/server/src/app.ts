@@ -28,6 +28,13 @@ import { sweepExpiredRows } from './db/sweepExpiredRows.js';
 import type { Channel, MessageTransport } from './delivery/index.js';
 import { createDatabaseOutboxStore } from './dev/outboxStore.js';
 import { sendFromFaucet } from './devchain/index.js';
+import { registerEventRoutes } from './events/eventRoutes.js';
+import { connectRedisWake, type RedisWake } from './events/redisWake.js';
+import {
+  createWalletStreams,
+  WALLET_STREAM_SETTINGS,
+  type WalletStreamSettings,
+} from './events/walletStreams.js';
 import { registerOriginCheck } from './http/checkOrigin.js';
 import { registerErrorHandling } from './http/errorHandling.js';
 import { httpServerOptions, watchHttpServer } from './http/httpServer.js';
@@ -69,6 +76,8 @@ export interface AppDeps {
   chain?: ChainReader;
   /** How often this server looks for transfers due for a chain check (default 5 s). */
   transferCheckIntervalMs?: number;
+  /** The wallet streams' timings and limits instead of {@link WALLET_STREAM_SETTINGS}. */
+  walletStreams?: Partial<WalletStreamSettings>;
 }
 
 /** Request bodies are small JSON documents; the JSON-RPC proxy allows more on its own route. */
@@ -106,12 +115,22 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
   // Failures of the Redis connection go to the app's log once it exists.
   let logRedisError: (error: Error) => void = () => {};
   let redis: RedisClient | null = null;
+  // The wallet streams exist once the app does; a wake-up from Redis before then has no stream to wake.
+  let wakeLocalStreams: (userId: string) => void = () => {};
+  let redisWake: RedisWake | null = null;
   try {
     await migrateToLatest(db);
     if (config.redis !== null) {
       redis = await connectRedis(config.redis.url, { onError: (error) => logRedisError(error) });
+      redisWake = await connectRedisWake(
+        redis,
+        config.redis.keyPrefix,
+        (userId) => wakeLocalStreams(userId),
+        (error) => logRedisError(error instanceof Error ? error : new Error(String(error))),
+      );
     }
   } catch (error) {
+    redis?.destroy();
     if (ownsDb) await db.destroy();
     throw error;
   }
@@ -151,6 +170,11 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
         });
 
   const now = deps.now ?? (() => new Date());
+  const walletStreams = createWalletStreams(
+    { db, now, session: config.session, log: app.log },
+    { ...WALLET_STREAM_SETTINGS, ...deps.walletStreams },
+  );
+  wakeLocalStreams = (userId) => walletStreams.wake(userId);
   const outbox = createDatabaseOutboxStore(db, now);
   const chosen = chooseTransports(config, outbox);
   const ctx: AppContext = {
@@ -168,6 +192,11 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
     outbox,
     sendFromFaucet: deps.sendFromFaucet ?? sendFromFaucet,
     chain: deps.chain ?? createChainReader(config),
+    wakeWalletStreams(userId) {
+      // This server's streams at once; the others' through Redis (or at their next poll without it).
+      walletStreams.wake(userId);
+      redisWake?.publish(userId);
+    },
   };
 
   let sweepTimer: NodeJS.Timeout | undefined;
@@ -191,8 +220,14 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
       );
     }
   });
+  // Before the HTTP server closes: it waits for open answers, and a stream would never end by itself.
+  app.addHook('preClose', async () => {
+    await walletStreams.close();
+  });
   app.addHook('onClose', async () => {
     clearInterval(sweepTimer);
+    await walletStreams.close();
+    await redisWake?.close();
     // Before the database closes: the tick at work finishes first.
     await transferChecks?.stop();
     await chainWatch?.stop();
@@ -252,6 +287,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
   registerRecipientRoutes(typed, ctx);
   registerActivityRoutes(typed, ctx);
   registerPriceRoutes(typed, ctx);
+  registerEventRoutes(typed, walletStreams);
   if (onramp !== null) registerOnrampRoutes(typed, ctx, onramp, onrampOffers);
   if (onramp?.name === 'sandbox') await registerSandboxRoutes(app, ctx, onrampOffers);
   if (config.environment !== 'production') {

@@ -31,4 +31,9 @@ export interface AppContext {
   sendFromFaucet: (options: SendFromFaucetOptions) => Promise<Hex>;
   /** Reads transactions from the chains through the configured RPCs (the activity's chain checks). */
   chain: ChainReader;
+  /**
+   * Wakes the live streams of a user who has a new wallet event (`publishWalletEvent` calls it): this
+   * server's at once, the other servers' through Redis when `REDIS_URL` is set.
+   */
+  wakeWalletStreams: (userId: string) => void;
 }

@@ -332,6 +332,7 @@ describe('the OpenAPI document', () => {
         'PATCH /api/activity/{id}',
         'GET /api/activity',
         'GET /api/prices',
+        'GET /api/events',
         'POST /api/dev/faucet',
         'POST /api/dev/chain',
         'GET /dev/outbox.json',

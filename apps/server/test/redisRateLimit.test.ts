@@ -122,8 +122,9 @@ describe.runIf(testRedisUrl !== undefined)(
         });
         expect(t.transport.sent.map((message) => message.to)).toEqual(['ada@example.com', 'bob@example.com']);
 
-        // Closing the app closes its Redis connection.
-        expect(proxy.connections()).toBe(1);
+        // Closing the app closes its Redis connections: the client and its subscriber (the live streams'
+        // wake-ups).
+        expect(proxy.connections()).toBe(2);
         await t.app.close();
         await vi.waitFor(() => expect(proxy.connections()).toBe(0));
       } finally {

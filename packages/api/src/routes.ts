@@ -22,6 +22,7 @@ import {
 } from './auth.js';
 import type { ApiRoute } from './defineRoute.js';
 import { faucetRoute, localChainRoute, outboxRoute } from './dev.js';
+import { walletEventsRoute } from './events.js';
 import { onrampSessionRoute } from './onramp.js';
 import { pricesRoute } from './prices.js';
 import { lookupRecipientRoute } from './recipients.js';
@@ -75,6 +76,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
   recordTransferRoute,
   checkTransferRoute,
   listActivityRoute,
+  walletEventsRoute,
   onrampSessionRoute,
   pricesRoute,
   outboxRoute,

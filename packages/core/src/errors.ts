@@ -68,6 +68,7 @@ export type ErrorCode =
   | 'walletconnect_request_expired'
   | 'walletconnect_session_expired'
   | 'walletconnect_unavailable'
+  | 'too_many_streams'
   | 'internal_error';
 
 /** What the catalogue holds for one code. */
@@ -320,6 +321,10 @@ export const ERROR_CATALOGUE: Readonly<Record<ErrorCode, ErrorSpec>> = {
     status: 503,
     message:
       "WalletConnect's relay could not be reached, so your wallet cannot be connected. Try again in a moment.",
+  },
+  too_many_streams: {
+    status: 429,
+    message: 'Live updates are open in too many tabs. Close one, then reload.',
   },
   internal_error: { status: 500, message: 'Something went wrong on our side. Try again in a moment.' },
 };

@@ -6,6 +6,7 @@ import {
 } from '@dial/api';
 import { DialError, LOCAL_CHAIN_ID, readAddress, readE164, SUPPORTED_CHAINS } from '@dial/core';
 import type { AppContext } from '../appContext.js';
+import { publishWalletEvent } from '../events/walletEvents.js';
 import type { TypedApp } from '../http/typedApp.js';
 import { decodeCursor, listActivity } from './activityList.js';
 import { type CheckOutcome, checkTransfer } from './transferChecks.js';
@@ -123,6 +124,13 @@ export function registerActivityRoutes(app: TypedApp, ctx: AppContext): void {
         ctx.now(),
       );
       if (!created) return reply.code(200).send(item);
+      await publishWalletEvent(ctx, userId, {
+        kind: 'activity',
+        entryId: item.id,
+        chainId: item.chainId,
+        change: 'added',
+        direction: 'sent',
+      });
       const outcome = await checkTransfer(ctx, item.id, 'due');
       logOutcome(request.log, item.id, outcome);
       if (outcome.status === 'dropped') throw droppedError(outcome);

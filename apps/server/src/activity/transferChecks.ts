@@ -3,6 +3,7 @@ import type { Hex } from 'viem';
 import { ChainReadError, type ChainReader } from '../chain/chainReader.js';
 import type { Database } from '../db/database.js';
 import { isUniqueViolation } from '../db/isUniqueViolation.js';
+import { publishWalletEvent, type WalletEventDeps } from '../events/walletEvents.js';
 import { accountWallet } from '../wallet/accountWallet.js';
 import { judgeTransfer, type Verdict } from './judgeTransfer.js';
 
@@ -44,8 +45,8 @@ export function retryDelayMs(attempts: number): number {
   return Math.min(TRANSFER_CHECKS.firstRetryMs * 2 ** exponent, TRANSFER_CHECKS.maxRetryMs);
 }
 
-/** What a check needs: the database, the chains, the clock. The app's context has all three. */
-export interface TransferCheckDeps {
+/** What a check needs: the database, the chains, the clock (and the live streams). The app's context has them. */
+export interface TransferCheckDeps extends WalletEventDeps {
   db: Kysely<Database>;
   chain: ChainReader;
   now: () => Date;
@@ -105,6 +106,7 @@ export async function checkTransfer(
     .selectFrom('transfers')
     .select([
       'transfers.sender_user_id',
+      'transfers.recipient_user_id',
       'transfers.chain_id',
       'transfers.tx_hash',
       'transfers.from_address',
@@ -151,7 +153,7 @@ export async function checkTransfer(
   switch (verdict.kind) {
     case 'confirmed':
     case 'failed':
-      return settle(deps, mine, verdict.kind);
+      return settle(deps, mine, verdict.kind, row);
     case 'pending':
       await reschedule(deps, mine, attempts, null);
       return { status: 'pending' };
@@ -209,9 +211,11 @@ async function settle(
   deps: TransferCheckDeps,
   claimed: Claimed,
   status: 'confirmed' | 'failed',
+  sides: { sender_user_id: string; recipient_user_id: string | null; chain_id: number | string },
 ): Promise<CheckOutcome> {
+  let settled: { numUpdatedRows: bigint };
   try {
-    await deps.db
+    settled = await deps.db
       .updateTable('transfers')
       .set({
         status,
@@ -223,13 +227,26 @@ async function settle(
       .where('id', '=', claimed.id)
       .where('status', '=', 'pending')
       .where('claimed_until', '=', claimed.claimedUntil)
-      .execute();
+      .executeTakeFirst();
   } catch (error) {
     // At most one row per transaction is ever settled (a partial unique index): another account's row for
     // this hash already is, so this one is not the sender's. Only reachable through two accounts with one
     // wallet address, which the wallet registry no longer allows.
     if (!isUniqueViolation(error)) throw error;
     return drop(deps, claimed, 'not_sender', 'another account already proved this transaction');
+  }
+  if (settled.numUpdatedRows > 0n) {
+    // Both sides' live streams (a transfer to oneself is listed once, as sent).
+    const event = {
+      kind: 'activity',
+      entryId: claimed.id,
+      chainId: Number(sides.chain_id),
+      change: 'settled',
+    } as const;
+    await publishWalletEvent(deps, sides.sender_user_id, { ...event, direction: 'sent' });
+    if (sides.recipient_user_id !== null && sides.recipient_user_id !== sides.sender_user_id) {
+      await publishWalletEvent(deps, sides.recipient_user_id, { ...event, direction: 'received' });
+    }
   }
   return { status };
 }

@@ -145,7 +145,9 @@ export const CONFIG_VARIABLES = {
       'use a database number of its own per deployment). Every server behind a load balancer must use ' +
       'the same one. The server does not start when it cannot reach it; if Redis fails later, requests ' +
       'that need a limit get `503 rate_limit_unavailable` with `Retry-After: 5` (never let through) ' +
-      'until it is back, and the client reconnects by itself.',
+      'until it is back, and the client reconnects by itself. Servers also wake each other through it ' +
+      '(pub/sub channel `dial:rate:wallet-events`, under the same key prefix) so that a wallet event reaches the open page at once; ' +
+      'without it each server reads new events from the database once a second.',
   },
   SHARE_ENCRYPTION_KEY: {
     parse: parseKey,

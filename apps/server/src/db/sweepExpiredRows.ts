@@ -6,12 +6,18 @@ import type { Database } from './database.js';
 
 /** How long the dev outbox keeps messages. */
 const OUTBOX_RETENTION_MS = 7 * 24 * 3_600_000;
+/**
+ * How long wallet events stay replayable: a live stream resumed after one swept gets `reset` (and the
+ * browser reloads), so this only bounds how long a browser may be away and still catch up event by event.
+ */
+export const WALLET_EVENT_RETENTION_MS = 24 * 3_600_000;
 
 /**
  * Deletes rows nothing will read again: expired one-time codes, wallet challenges, SIWE nonces and
  * proof-of-work uses, browsers not seen for longer than their device cookie lives, ended sessions (past their
  * absolute end or idle too long), rate-limit windows older than the longest window in `config.rateLimits`
- * (the table of `rateLimit/limits.ts`), and dev-outbox messages older than a week. Correctness never depends
+ * (the table of `rateLimit/limits.ts`), dev-outbox messages older than a week, and wallet events older than
+ * {@link WALLET_EVENT_RETENTION_MS}. Correctness never depends
  * on it (every read checks expiry itself); it keeps the tables small.
  */
 export async function sweepExpiredRows(
@@ -49,4 +55,5 @@ export async function sweepExpiredRows(
     .where('expires_at', '<=', at(24 * 3_600_000))
     .execute();
   await db.deleteFrom('outbox_messages').where('created_at', '<=', at(OUTBOX_RETENTION_MS)).execute();
+  await db.deleteFrom('wallet_events').where('created_at', '<=', at(WALLET_EVENT_RETENTION_MS)).execute();
 }

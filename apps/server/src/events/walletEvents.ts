@@ -6,11 +6,17 @@ import type { Database } from '../db/database.js';
 export interface WalletEventDeps {
   db: Kysely<Database>;
   now: () => Date;
+  /**
+   * Wakes the streams of `userId` at once, on this server and (with Redis) on every other one; without it
+   * they find the event at their next poll of the table. The app's context has it.
+   */
+  wakeWalletStreams?: (userId: string) => void;
 }
 
 /**
  * Appends an event to a user's wallet stream (`wallet_events`). Every server's `GET /api/events` streams
- * from this table, so the server that saw the change need not be the one holding the person's stream.
+ * from this table, so the server that saw the change need not be the one holding the person's stream; the
+ * wake-up (`wakeWalletStreams`) only makes it arrive sooner.
  */
 export async function publishWalletEvent(
   deps: WalletEventDeps,
@@ -26,4 +32,6 @@ export async function publishWalletEvent(
       created_at: deps.now().toISOString(),
     })
     .execute();
+  // After the commit: a stream woken before it could not read the row yet.
+  deps.wakeWalletStreams?.(userId);
 }

@@ -11,6 +11,7 @@ import {
 import { checkScryptCost, DialError, decodeShare, encodeShare, readAddress, SHARE_LENGTH } from '@dial/core';
 import type { AppContext } from '../appContext.js';
 import { requireFreshCode, requireRecentReauth, sessionHashOf } from '../auth/reauthentication.js';
+import { publishWalletEvent } from '../events/walletEvents.js';
 import type { TypedApp } from '../http/typedApp.js';
 import { notifyOwner } from '../notices/notifyOwner.js';
 import { consumeRecoveryTry } from './consumeRecoveryTry.js';
@@ -215,6 +216,8 @@ function registerShareRoutes(app: TypedApp, ctx: AppContext): void {
         },
         ctx.now(),
       );
+      // Their other browsers learn at once that the shares they hold are from an older split.
+      await publishWalletEvent(ctx, userId, { kind: 'keys', generation });
       // The owner hears of every change to their keys, so a change they did not make does not go unnoticed.
       await notifyOwner(
         ctx,

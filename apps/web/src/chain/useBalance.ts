@@ -1,6 +1,7 @@
 import { DialError } from '@dial/core';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { Chain } from 'viem';
+import { onBalanceCheck } from '../live/walletChanges';
 import { createChainClient } from './createChainClient';
 import { useRetryWhileFailed } from './useRetryWhileFailed';
 
@@ -12,12 +13,15 @@ export type BalanceState =
 /**
  * The native balance of `address` on `chain`, read from the chain's RPC by the browser (viem). Switching
  * chains loads again; answers for a chain no longer shown are ignored. A failed read is tried again by
- * itself, with growing pauses, keeping the failure shown until a read succeeds.
+ * itself, with growing pauses, keeping the failure shown until a read succeeds. Read again, quietly, whenever
+ * the live wallet asks (`onBalanceCheck`).
  */
 export function useBalance(chain: Chain, address: `0x${string}`) {
   const client = useMemo(() => createChainClient(chain), [chain]);
   const [state, setState] = useState<BalanceState>({ status: 'loading' });
   const latest = useRef(0);
+  const shown = useRef(state.status);
+  shown.current = state.status;
 
   /**
    * Reads again; `quiet` (an automatic retry) keeps what is shown until the answer. True when the balance
@@ -47,6 +51,15 @@ export function useBalance(chain: Chain, address: `0x${string}`) {
     void refresh();
   }, [refresh]);
   useRetryWhileFailed(state.status === 'failed' ? state.error : null, () => void read(true));
+  // The live wallet asks (money arrived, the page is back, every few seconds): quietly, over a value shown
+  // only, so that a first read or a retry in progress is never superseded.
+  useEffect(
+    () =>
+      onBalanceCheck(() => {
+        if (shown.current === 'ready') void read(true);
+      }),
+    [read],
+  );
 
   return { state, refresh, client };
 }

@@ -1,6 +1,7 @@
 import { DialError } from '@dial/core';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { erc20Abi } from 'viem';
+import { onBalanceCheck } from '../live/walletChanges';
 import type { ChainClient } from './createChainClient';
 import type { BalanceState } from './useBalance';
 import { useRetryWhileFailed } from './useRetryWhileFailed';
@@ -37,6 +38,8 @@ export function useUsdcBalance(client: ChainClient, usdc: `0x${string}` | undefi
     usdc === undefined ? { status: 'unavailable' } : { status: 'loading' },
   );
   const latest = useRef(0);
+  const shown = useRef(state.status);
+  shown.current = state.status;
 
   /**
    * Reads again; `quiet` (an automatic retry) keeps what is shown until the answer. True when the balance
@@ -69,6 +72,15 @@ export function useUsdcBalance(client: ChainClient, usdc: `0x${string}` | undefi
     void refresh();
   }, [refresh]);
   useRetryWhileFailed(state.status === 'failed' ? state.error : null, () => void read(true));
+  // The live wallet asks (money arrived, the page is back, every few seconds): quietly, over a value shown
+  // only, so that a first read or a retry in progress is never superseded.
+  useEffect(
+    () =>
+      onBalanceCheck(() => {
+        if (shown.current === 'ready') void read(true);
+      }),
+    [read],
+  );
 
   return { state, refresh };
 }

@@ -7,6 +7,7 @@ import { useBalance } from '../chain/useBalance';
 import { retryingText } from '../chain/useRetryWhileFailed';
 import { useUsdcBalance } from '../chain/useUsdcBalance';
 import { defaultChainId, walletChains } from '../chain/walletChains';
+import { useLiveWallet } from '../live/useLiveWallet';
 import { openScreen } from '../navigation/navigate';
 import { SCREEN_PATHS, type ScreenName } from '../navigation/routes';
 import { ScreenLink } from '../navigation/ScreenLink';
@@ -67,6 +68,7 @@ export function WalletHome({ user, config, address, signer, screen, onSignedOut 
 
   const balance = useBalance(chain, address);
   const usdc = useUsdcBalance(balance.client, usdcAddress, address);
+  useLiveWallet(chains);
   const { refresh: refreshNative } = balance;
   const { refresh: refreshUsdc } = usdc;
   const refreshBoth = useCallback(async () => {
