@@ -96,7 +96,7 @@ export function useActivity(remembered?: { current: number }, chainId: number | 
   useEffect(
     () =>
       onWalletChange((event) => {
-        if (event.kind === 'activity') void reload();
+        if (event.kind === 'activity' || event.kind === 'reload') void reload();
       }),
     [reload],
   );
