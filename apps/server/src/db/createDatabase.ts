@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, type SqliteDatabase as KyselySqliteDatabase, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import type { AppConfig } from '../config/index.js';
 import type { Database } from './database.js';
@@ -48,5 +48,34 @@ export function createSqliteDatabase(filename: string): Kysely<Database> {
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+}
+
+/** How many prepared statements a SQLite database keeps: Dial's queries are far fewer than this. */
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * The database as Kysely's SQLite driver uses it, with its statements prepared once: Kysely prepares the SQL
+ * of every query it runs, which costs as much as running a small one. Statements are kept by their SQL text,
+ * the least recently used dropped beyond {@link STATEMENT_CACHE_SIZE}. Sharing one is safe: Kysely runs one
+ * query at a time on SQLite's single connection, and SQLite prepares a statement again by itself when the
+ * schema changed under it.
+ */
+function withStatementCache(sqlite: SqliteDatabase.Database): KyselySqliteDatabase {
+  const statements = new Map<string, SqliteDatabase.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(sql: string) {
+      let statement = statements.get(sql);
+      if (statement === undefined) {
+        statement = sqlite.prepare(sql);
+        if (statements.size >= STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value!);
+      } else {
+        statements.delete(sql);
+      }
+      // Last in the map's order: the most recently used.
+      statements.set(sql, statement);
+      return statement;
+    },
+  };
 }
