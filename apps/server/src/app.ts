@@ -4,6 +4,7 @@ import fastifySwagger from '@fastify/swagger';
 import { type TypeBoxTypeProvider, TypeBoxValidatorCompiler } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
+import pino from 'pino';
 import { registerActivityRoutes } from './activity/activityRoutes.js';
 import { startTransferCheckTimer, type TransferCheckTimer } from './activity/transferCheckTimer.js';
 import type { AppContext } from './appContext.js';
@@ -31,6 +32,7 @@ import { httpServerOptions, watchHttpServer } from './http/httpServer.js';
 import { redactUrl } from './http/redactUrl.js';
 import { registerControlCharacterCheck } from './http/refuseControlCharacters.js';
 import { registerUndeclaredErrorCheck } from './http/refuseUndeclaredErrors.js';
+import { OneLineRequestLog } from './http/requestLog.js';
 import { registerSecurityHeaders } from './http/securityHeaders.js';
 import { serveWebApp } from './http/serveWebApp.js';
 import type { TypedApp } from './http/typedApp.js';
@@ -126,8 +128,11 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
           remotePort: request.socket?.remotePort,
         }),
       },
-      ...(deps.logStream === undefined ? {} : { stream: deps.logStream }),
+      // To stdout through a buffer written in the background (pino flushes it when the process exits), so a
+      // request does not wait on a write(2) of its log lines.
+      stream: deps.logStream ?? pino.destination({ dest: 1, sync: false }),
     },
+    logController: new OneLineRequestLog(),
     bodyLimit: BODY_LIMIT_BYTES,
     // TRUST_PROXY, the timeouts and connection cap, and catalogue answers to requests that cannot be read
     // (over-size headers, an unknown method, a timeout, a malformed URL), with the security headers.

@@ -1,10 +1,21 @@
 import { type Compilable, CompiledQuery, type Kysely } from 'kysely';
 import type { Database } from './database.js';
 
+/** The name of each prepared query's SQL, as PostgreSQL prepares it (`withPreparedStatements`). */
+const statementNames = new Map<string, string>();
+
+/**
+ * The statement name of `sql` when it is a {@link preparedQuery}'s (compiled for PostgreSQL), else
+ * `undefined`: the same SQL always has the same name, on every connection.
+ */
+export function preparedStatementName(sql: string): string | undefined {
+  return statementNames.get(sql);
+}
+
 /**
  * A query for the hot path: built and compiled by Kysely once per database, then run with new parameter
  * values, so a request spends nothing on building SQL. On SQLite the statement is prepared once too (the
- * statement cache of `createSqliteDatabase`).
+ * statement cache of `createSqliteDatabase`), and on PostgreSQL once per connection (`withPreparedStatements`).
  *
  * `build` receives one placeholder per parameter and must use each as a bound value (`where('x', '=', p)`,
  * ``sql`${p}` ``), never as SQL text; a placeholder that does not reach the compiled parameters is an error at
@@ -51,5 +62,6 @@ function compile<Params extends string[]>(
   placeholders.forEach((_, index) => {
     if (!slots.includes(index)) throw new Error(`preparedQuery: parameter ${index} is not a bound value`);
   });
+  if (!statementNames.has(sql)) statementNames.set(sql, `dial_prepared_${statementNames.size + 1}`);
   return { sql, slots };
 }
