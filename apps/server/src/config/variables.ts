@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { COINBASE_ONRAMP_PAY_URL, LOCAL_CHAIN_ID, SUPPORTED_CHAINS } from '@dial/core';
 import { RATE_LIMITS } from '../rateLimit/limits.js';
+import { SERVER_ROOT } from '../serverRoot.js';
 import type { Environment, HttpLimits, LogLevel } from './appConfig.js';
 import { ConfigError } from './configError.js';
 import { parseAllowlist } from './parseAllowlist.js';
@@ -35,7 +36,7 @@ const ENVIRONMENTS: readonly Environment[] = ['development', 'production', 'test
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 /** The built web app, next to this server in the repository: `apps/web/dist` (from `src/` or `dist/`). */
-export const DEFAULT_WEB_DIST_DIR = fileURLToPath(new URL('../../../web/dist', import.meta.url));
+export const DEFAULT_WEB_DIST_DIR = fileURLToPath(new URL('../web/dist', SERVER_ROOT));
 
 /** Coinbase's Onramp API base; the session token endpoint is `<base>/v1/token`. */
 export const DEFAULT_ONRAMP_API_URL = 'https://api.developer.coinbase.com/onramp';
