@@ -119,7 +119,9 @@ export const CONFIG_VARIABLES = {
     defaultDoc: 'unset (SQLite at `$DATA_DIR/dial.sqlite`)',
     doc:
       '`postgres://user:password@host:5432/db` to use PostgreSQL; several servers can share it. ' +
-      'Migrations run at start.',
+      'Migrations run at start. Each connection keeps a few prepared statements (the queries every request ' +
+      'runs), so behind PgBouncer use session pooling, or transaction pooling with `max_prepared_statements` ' +
+      'set (PgBouncer 1.21 or later).',
   },
   REDIS_URL: {
     parse: redisUrl,
@@ -356,7 +358,9 @@ export const CONFIG_VARIABLES = {
     parse: oneOf(LOG_LEVELS),
     doc:
       '`fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent`. Secrets (codes, cookies, shares) ' +
-      'are never logged.',
+      'are never logged. At `info`, one line a request (`request completed`: method, URL, client address, ' +
+      'status, time), written to stdout in the background; `GET /api/health`, `/api/ready` and ' +
+      '`/api/config`, which load balancers and every page load call, log only warnings and errors.',
   },
   WEB_DIST_DIR: {
     default: DEFAULT_WEB_DIST_DIR,
