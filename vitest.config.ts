@@ -9,6 +9,14 @@ export default defineConfig({
       'packages/wcrelay',
       'apps/server',
       'apps/web',
+      // The repository's own tools: `npm start`'s build decisions, the size check, the bench.
+      {
+        test: {
+          name: 'scripts',
+          environment: 'node',
+          include: ['scripts/**/*.test.mjs', 'bench/**/*.test.mjs'],
+        },
+      },
     ],
   },
 });

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import react from '@vitejs/plugin-react';
 import { defaultClientConditions, defineConfig, type ProxyOptions } from 'vite';
+import { precompressPlugin } from './plugins/precompress';
 
 const apiServer = 'http://127.0.0.1:8080';
 
@@ -27,7 +28,8 @@ const proxy: ProxyOptions = {
 };
 
 export default defineConfig({
-  plugins: [react()],
+  // precompress: the server sends the .br / .gz siblings it writes (apps/server/src/http/serveWebApp.ts).
+  plugins: [react(), precompressPlugin()],
   resolve: {
     // '@dial/core' is a workspace package: its "source" export points at the TypeScript source.
     conditions: ['source', ...defaultClientConditions],

@@ -36,7 +36,7 @@ test('a new user buys 25 USDC by test card through the sandbox and sees 25 USDC 
   const popup = await startPurchase(
     page,
     'Buy',
-    { asset: 'USDC', network: 'Base', preset: '25 USDC' },
+    { asset: 'USDC', network: 'Local (Base in the sandbox)', preset: '25 USDC' },
     'Continue to payment',
   );
   const url = new URL(popup.url());
@@ -79,7 +79,7 @@ test('a deposit from an exchange account (send experience) credits native curren
   const popup = await startPurchase(
     page,
     'Deposit from exchange',
-    { asset: 'ETH', network: 'Base', preset: '0.05 ETH' },
+    { asset: 'ETH', network: 'Local (Base in the sandbox)', preset: '0.05 ETH' },
     'Continue to deposit',
   );
   expect(new URL(popup.url()).searchParams.get('defaultPaymentMethod')).toBe('CRYPTO_ACCOUNT');

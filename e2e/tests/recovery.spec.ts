@@ -123,7 +123,9 @@ test('a recovery password set up in one browser recovers the wallet in a fresh o
     timeout: 60_000,
   });
   await expect(security).toContainText(/Recovery: recovery password, set up on \d+ \w+ \d{4}\./);
-  await expect(security.getByRole('status')).toHaveText('Recovery is set up.');
+  await expect(security.getByRole('status')).toHaveText(
+    'Recovery is set up. If you lose this browser, your recovery password opens your wallet on another one.',
+  );
   await expect(page.getByRole('region', { name: 'Protect your funds' })).toHaveCount(0);
   await expect(security.getByRole('button', { name: 'Change recovery' })).toBeVisible();
   // scrypt showed its progress while it ran.
@@ -158,8 +160,9 @@ test('a recovery password set up in one browser recovers the wallet in a fresh o
 
     await other.getByLabel('Recovery password').fill('plum orchard lantern 43');
     await other.getByRole('button', { name: 'Recover wallet' }).click();
+    // Setting up evaluated the password once; this try fetched the record and evaluated once: 7 of 10 left.
     await expect(other.getByRole('alert')).toHaveText(
-      'That recovery password is not right. Check it and try again.',
+      'That recovery password is not right. 3 tries left before Dial makes you wait.',
       { timeout: 60_000 },
     );
     await snap(other, 'recovery-wrong-password');
@@ -253,11 +256,17 @@ test('wrong recovery passwords are limited: after the hour’s tries, the wait i
     await signInExpectingRecovery(other, email);
     const alert = other.getByRole('alert');
     // 10 an hour, counting each fetch of the recovery share and each OPRF evaluation of a password
-    // (setting recovery up took one): 4 tries.
+    // (setting recovery up took one): 4 tries, each saying how many are left.
+    const left = [
+      '3 tries left before Dial makes you wait.',
+      '2 tries left before Dial makes you wait.',
+      '1 try left before Dial makes you wait.',
+      'That was the last try for now: Dial makes you wait before the next one, to keep guessers out.',
+    ];
     for (let attempt = 1; attempt <= 4; attempt++) {
       await other.getByLabel('Recovery password').fill(`wrong password ${attempt}`);
       await other.getByRole('button', { name: 'Recover wallet' }).click();
-      await expect(alert).toHaveText('That recovery password is not right. Check it and try again.', {
+      await expect(alert).toHaveText(`That recovery password is not right. ${left[attempt - 1]}`, {
         timeout: 30_000,
       });
       await expect(other.getByRole('button', { name: 'Recover wallet' })).not.toHaveAttribute(
@@ -356,7 +365,9 @@ test('a passkey protects recovery (virtual authenticator with PRF) and recovers 
   });
   const changed = page.getByRole('region', { name: 'Security' });
   await expect(changed).toContainText('Recovery: recovery password, set up on');
-  await expect(changed.getByRole('status')).toHaveText('Recovery is changed.');
+  await expect(changed.getByRole('status')).toHaveText(
+    /^Recovery is changed\. If you lose this browser, your (recovery password|passkey) opens your wallet on another one\.$/,
+  );
   expect(await walletAddress(page)).toBe(address);
 });
 
@@ -487,7 +498,9 @@ test('setting up recovery long after sign-in asks for a fresh code first, then f
     timeout: 60_000,
   });
   const security = page.getByRole('region', { name: 'Security' });
-  await expect(security.getByRole('status')).toHaveText('Recovery is set up.');
+  await expect(security.getByRole('status')).toHaveText(
+    'Recovery is set up. If you lose this browser, your recovery password opens your wallet on another one.',
+  );
   await expect(security).toContainText('Recovery: recovery password, set up on');
   // The wallet still opens from this browser's (new) device share after a reload.
   await page.reload();
@@ -522,7 +535,7 @@ test('another tab opening the wallet while a recovery setup waits for its code k
     timeout: 60_000,
   });
   await expect(page.getByRole('region', { name: 'Security' }).getByRole('status')).toHaveText(
-    'Recovery is set up.',
+    'Recovery is set up. If you lose this browser, your recovery password opens your wallet on another one.',
   );
 
   // Both tabs open the wallet from this browser's share of the new split: no recovery screen.
@@ -565,7 +578,10 @@ test('a share of an unsent change under the generation recovered elsewhere leads
   const address = await signInWithEmail(page, email);
   await submitRecoveryPassword(page);
   const security = page.getByRole('region', { name: 'Security' });
-  await expect(security.getByRole('status')).toHaveText('Recovery is set up.', { timeout: 60_000 });
+  await expect(security.getByRole('status')).toHaveText(
+    'Recovery is set up. If you lose this browser, your recovery password opens your wallet on another one.',
+    { timeout: 60_000 },
+  );
   const lower = address.toLowerCase();
   expect(await storedShareKeys(page)).toEqual([
     expect.stringMatching(new RegExp(`^${lower}#2#[0-9a-f]{16}$`)),

@@ -78,7 +78,10 @@ test('sends 5 USDC to a phone number; the recipient sees it in their balance and
   await page.getByRole('button', { name: 'Done' }).click();
   await expect(page.getByRole('heading', { name: 'Your wallet' })).toBeVisible();
   await expect(page.getByLabel('USDC balance', { exact: true })).toHaveText(/(^|[^\d.])95 USDC$/);
-  const sent = page.getByRole('list', { name: 'Transfers' }).getByRole('listitem');
+  // The history also lists the test funds (two entries): the transfer is the one sent.
+  const listed = page.getByRole('list', { name: 'Transfers' }).getByRole('listitem');
+  await expect(listed.filter({ hasText: 'Test funds' })).toHaveCount(2);
+  const sent = listed.filter({ hasText: 'Sent' });
   await expect(sent).toHaveCount(1);
   await expect(sent).toContainText('Sent');
   await expect(sent).toContainText('−5 USDC');
@@ -201,7 +204,10 @@ test('sending more than the balance shows the insufficient-balance message and s
   await page.keyboard.press('Escape');
   await expect(page.getByRole('heading', { name: 'Your wallet' })).toBeFocused();
   await expect(page.getByLabel('Balance', { exact: true })).toHaveText(/(^|[^\d.])0\.1 ETH$/);
-  await expect(page.getByText('No activity yet')).toBeVisible();
+  // Only the test funds are listed: nothing was sent.
+  const listed = page.getByRole('list', { name: 'Transfers' }).getByRole('listitem');
+  await expect(listed).toHaveCount(1);
+  await expect(listed).toContainText('Test funds');
 });
 
 /** Calls the local chain through the dev JSON-RPC route, from the page's origin (a signed-in session). */

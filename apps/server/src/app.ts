@@ -17,6 +17,9 @@ import { registerSessionRoutes } from './auth/sessionRoutes.js';
 import { registerSessions, SESSION_COOKIE } from './auth/sessions.js';
 import { registerSiweRoutes } from './auth/siwe/siweRoutes.js';
 import { type ChainReader, createChainReader } from './chain/chainReader.js';
+import { createChainWatchDeps } from './chainWatch/chainWatch.js';
+import { type ChainWatchTimer, startChainWatchTimer } from './chainWatch/chainWatchTimer.js';
+import { watchedChains } from './chainWatch/watchedChains.js';
 import { type AppConfig, decideOnrampProvider, isLoopbackHost } from './config/index.js';
 import { deriveKey } from './crypto/deriveKey.js';
 import { createDatabase } from './db/createDatabase.js';
@@ -40,6 +43,7 @@ import { availableOffers } from './onramp/availableOffers.js';
 import { createCoinbaseProvider } from './onramp/coinbaseProvider.js';
 import type { OnrampProvider } from './onramp/onrampProvider.js';
 import { registerOnrampRoutes } from './onramp/onrampRoutes.js';
+import { registerPriceRoutes } from './prices/priceRoutes.js';
 import { connectRedis, type RedisClient } from './rateLimit/connectRedis.js';
 import type { RateLimiter } from './rateLimit/rateLimiter.js';
 import { createRedisRateLimiter } from './rateLimit/redisRateLimiter.js';
@@ -172,6 +176,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
 
   let sweepTimer: NodeJS.Timeout | undefined;
   let transferChecks: TransferCheckTimer | undefined;
+  let chainWatch: ChainWatchTimer | undefined;
   app.addHook('onReady', async () => {
     sweepTimer = setInterval(() => {
       sweepExpiredRows(db, ctx.now(), config).catch((error: unknown) => {
@@ -180,11 +185,21 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
     }, SWEEP_INTERVAL_MS);
     sweepTimer.unref();
     transferChecks = startTransferCheckTimer(ctx, app.log, deps.transferCheckIntervalMs);
+    const chains = watchedChains(config);
+    if (config.chainWatch.intervalMs > 0 && chains.length > 0) {
+      chainWatch = startChainWatchTimer(
+        createChainWatchDeps(ctx),
+        chains,
+        app.log,
+        config.chainWatch.intervalMs,
+      );
+    }
   });
   app.addHook('onClose', async () => {
     clearInterval(sweepTimer);
     // Before the database closes: the tick at work finishes first.
     await transferChecks?.stop();
+    await chainWatch?.stop();
     chosen.close();
     // Requests have finished by now; destroy() also stops a reconnection in progress.
     redis?.destroy();
@@ -240,6 +255,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
   registerRecoveryOprfRoutes(typed, ctx);
   registerRecipientRoutes(typed, ctx);
   registerActivityRoutes(typed, ctx);
+  registerPriceRoutes(typed, ctx);
   if (onramp !== null) registerOnrampRoutes(typed, ctx, onramp, onrampOffers);
   if (onramp?.name === 'sandbox') {
     // Like the sandbox's provider, loaded only when it is on (never in production).

@@ -27,12 +27,14 @@ const LOCAL = LOCAL_CHAIN_ID;
 const ITEM_KEYS = [
   'amount',
   'asset',
+  'blockNumber',
   'chainId',
   'counterparty',
   'createdAt',
   'direction',
   'from',
   'id',
+  'source',
   'status',
   'to',
   'txHash',
@@ -115,9 +117,11 @@ describe.each(DIALECTS)('activity on %s', (dialect) => {
     const now = t.clock.now().toISOString();
     expect(item).toEqual({
       id: expect.stringMatching(UUID_PATTERN),
+      source: 'dial',
       direction: 'sent',
       chainId: LOCAL,
       txHash,
+      blockNumber: null,
       from: alice.address,
       to: bob.address,
       asset: 'native',
@@ -155,8 +159,10 @@ describe.each(DIALECTS)('activity on %s', (dialect) => {
     const { txHash, response } = await sendAndRecord(t, alice, aliceKey, bob.address, 10n);
     const common = {
       id: response.json().id,
+      source: 'dial',
       chainId: LOCAL,
       txHash,
+      blockNumber: null,
       from: alice.address,
       to: bob.address,
       asset: 'native',
@@ -170,12 +176,12 @@ describe.each(DIALECTS)('activity on %s', (dialect) => {
     // No recipientPhone was given: the recipient user's own number, masked.
     expect(sent.json()).toEqual({
       items: [{ ...common, direction: 'sent', counterparty: { phone: '*7654' } }],
-      nextBefore: null,
+      nextCursor: null,
     });
     const received = await listActivity(t, bob.token);
     expect(received.json()).toEqual({
       items: [{ ...common, direction: 'received', counterparty: { phone: '*3456' } }],
-      nextBefore: null,
+      nextCursor: null,
     });
     for (const body of [sent.body, received.body]) {
       for (const secret of [alice.userId, bob.userId, ALICE_PHONE, BOB_PHONE, '7400']) {
@@ -213,10 +219,9 @@ describe.each(DIALECTS)('activity on %s', (dialect) => {
     }
   });
 
-  it('lists newest first and pages with before and nextBefore', async () => {
+  it('lists newest first and pages with an opaque cursor', async () => {
     const t = await chainApp();
     const { alice, bob, aliceKey, bobKey } = await fundedAliceAndBob(t);
-    const times: string[] = [];
     const hashes: string[] = [];
     for (let i = 1; i <= 5; i++) {
       // Alice sends 1, 3, 5; Bob sends 2 and 4 to Alice.
@@ -224,33 +229,32 @@ describe.each(DIALECTS)('activity on %s', (dialect) => {
       const { txHash, response } = await sendAndRecord(t, sender, key, to, BigInt(i));
       expect(response.statusCode).toBe(201);
       hashes.push(txHash);
-      times.push(t.clock.now().toISOString());
       t.clock.advance(60_000);
     }
-    const summary = (body: {
-      items: { txHash: string; direction: string }[];
-      nextBefore: string | null;
-    }) => ({
-      items: body.items.map((item) => `${hashes.indexOf(item.txHash) + 1} ${item.direction}`),
-      nextBefore: body.nextBefore,
-    });
+    const summary = (body: { items: { txHash: string; direction: string }[]; nextCursor: string | null }) =>
+      body.items.map((item) => `${hashes.indexOf(item.txHash) + 1} ${item.direction}`);
 
-    expect(summary((await listActivity(t, alice.token)).json())).toEqual({
-      items: ['5 sent', '4 received', '3 sent', '2 received', '1 sent'],
-      nextBefore: null,
-    });
+    expect(summary((await listActivity(t, alice.token)).json())).toEqual([
+      '5 sent',
+      '4 received',
+      '3 sent',
+      '2 received',
+      '1 sent',
+    ]);
     const first = (await listActivity(t, alice.token, { limit: '2' })).json();
-    expect(summary(first)).toEqual({ items: ['5 sent', '4 received'], nextBefore: times[3] });
-    const second = (await listActivity(t, alice.token, { limit: '2', before: first.nextBefore })).json();
-    expect(summary(second)).toEqual({ items: ['3 sent', '2 received'], nextBefore: times[1] });
-    const third = (await listActivity(t, alice.token, { limit: '2', before: second.nextBefore })).json();
-    expect(summary(third)).toEqual({ items: ['1 sent'], nextBefore: null });
+    expect(summary(first)).toEqual(['5 sent', '4 received']);
+    expect(first.nextCursor).toMatch(/^[A-Za-z0-9_-]+$/);
+    const second = (await listActivity(t, alice.token, { limit: '2', cursor: first.nextCursor })).json();
+    expect(summary(second)).toEqual(['3 sent', '2 received']);
+    const third = (await listActivity(t, alice.token, { limit: '2', cursor: second.nextCursor })).json();
+    expect(summary(third)).toEqual(['1 sent']);
+    expect(third.nextCursor).toBeNull();
     // Exactly a full last page: no further cursor.
-    expect(summary((await listActivity(t, bob.token, { limit: '5' })).json()).nextBefore).toBeNull();
-    expect(summary((await listActivity(t, alice.token, { limit: '5' })).json()).nextBefore).toBeNull();
+    expect((await listActivity(t, bob.token, { limit: '5' })).json().nextCursor).toBeNull();
+    expect((await listActivity(t, alice.token, { limit: '5' })).json().nextCursor).toBeNull();
   });
 
-  it('does not skip transfers that share the last item’s millisecond: the page takes them all', async () => {
+  it('does not skip or repeat transfers that share a millisecond across pages', async () => {
     const t = await chainApp();
     const { alice, bob } = await aliceAndBob(t);
     await recordTransfer(t, alice.token, transfer(bob.address, { txHash: unknownHash(1) }));
@@ -258,20 +262,15 @@ describe.each(DIALECTS)('activity on %s', (dialect) => {
     for (const n of [2, 3, 4]) {
       await recordTransfer(t, alice.token, transfer(bob.address, { txHash: unknownHash(n) }));
     }
-    const tiedAt = t.clock.now().toISOString();
 
     const first = (await listActivity(t, alice.token, { limit: '2' })).json();
-    expect(first.items.map((item: { txHash: string }) => item.txHash).sort()).toEqual(
-      [unknownHash(2), unknownHash(3), unknownHash(4)].sort(),
-    );
-    expect(first.nextBefore).toBe(tiedAt);
-    const second = (await listActivity(t, alice.token, { limit: '2', before: first.nextBefore })).json();
-    expect(second.items.map((item: { txHash: string }) => item.txHash)).toEqual([unknownHash(1)]);
-    expect(second.nextBefore).toBeNull();
-
-    const all = (await listActivity(t, alice.token, { limit: '3' })).json();
-    expect(all.items).toHaveLength(3);
-    expect(all.nextBefore).toBe(tiedAt);
+    expect(first.items).toHaveLength(2);
+    const second = (await listActivity(t, alice.token, { limit: '2', cursor: first.nextCursor })).json();
+    expect(second.items).toHaveLength(2);
+    expect(second.nextCursor).toBeNull();
+    const hashes = [...first.items, ...second.items].map((item: { txHash: string }) => item.txHash);
+    expect(hashes.slice(0, 3).sort()).toEqual([unknownHash(2), unknownHash(3), unknownHash(4)].sort());
+    expect(hashes[3]).toBe(unknownHash(1));
   });
 
   it('hides a transfer from everyone but its sender and recipient: others can neither see it nor ask to check it', async () => {
@@ -281,7 +280,7 @@ describe.each(DIALECTS)('activity on %s', (dialect) => {
     const carol = await personWithWallet(t, db(), 'email', 'carol@example.com', carolKey.address);
     const created = (await sendAndRecord(t, alice, aliceKey, bob.address, 3n)).response.json();
 
-    expect((await listActivity(t, carol.token)).json()).toEqual({ items: [], nextBefore: null });
+    expect((await listActivity(t, carol.token)).json()).toEqual({ items: [], nextCursor: null });
     expectError(await askToCheck(t, carol.token, created.id), 404, 'not_found');
     // The recipient sees it but cannot ask either.
     expect((await listActivity(t, bob.token)).json().items).toHaveLength(1);
@@ -306,7 +305,7 @@ describe.each(DIALECTS)('activity on %s', (dialect) => {
         .recipient_user_id,
     ).toBeNull();
     expect((await listActivity(t, alice.token)).json().items).toEqual([response.json()]);
-    expect((await listActivity(t, bob.token)).json()).toEqual({ items: [], nextBefore: null });
+    expect((await listActivity(t, bob.token)).json()).toEqual({ items: [], nextCursor: null });
   });
 
   it('lists a transfer to one’s own wallet once, as sent', async () => {
@@ -501,8 +500,10 @@ describe.each(DIALECTS)('activity on %s', (dialect) => {
     ['limit 0', { limit: '0' }],
     ['limit 101', { limit: '101' }],
     ['a limit that is no number', { limit: 'ten' }],
-    ['a before that is no time', { before: 'yesterday' }],
-    ['a before without milliseconds', { before: '2030-01-01T12:00:00Z' }],
+    ['a before (the old cursor)', { before: '2030-01-01T12:00:00.000Z' }],
+    ['a cursor with other characters', { cursor: 'a+b/c=' }],
+    ['a cursor this server did not give', { cursor: Buffer.from('yesterday/x').toString('base64url') }],
+    ['a chainId that is no number', { chainId: 'base' }],
   ])('refuses a list with %s with 400 invalid_data', async (_name, query) => {
     const t = await chainApp();
     const { alice } = await aliceAndBob(t);

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_OTP_POLICY } from '../src/auth/otpPolicy.js';
+import { watchedChains } from '../src/chainWatch/watchedChains.js';
 import {
   ConfigError,
   DEFAULT_HTTP_LIMITS,
@@ -240,6 +241,47 @@ describe('loadConfig', () => {
       expect(error).toBeInstanceOf(ConfigError);
       expect((error as ConfigError).message).toContain('REDIS_URL must be a Redis URL');
       expect((error as ConfigError).message).not.toContain('s3cret');
+    });
+  });
+
+  describe('the chain watcher (CHAIN_WATCH_INTERVAL_SECONDS, WATCH_CHAIN_<chainId>)', () => {
+    it('watches the local chain by its blocks every 5 s by default, and a chain with its own RPC by its logs', () => {
+      const config = loadConfig({ DATA_DIR: dataDir, RPC_URL_8453: 'https://base.example.com/rpc' });
+      expect(config.chainWatch).toEqual({ intervalMs: 5000, modes: {} });
+      expect(watchedChains(config)).toEqual([
+        { chainId: 31337, mode: 'blocks' },
+        { chainId: 8453, mode: 'logs' },
+      ]);
+    });
+
+    it('reads a mode per chain and the interval; 0 and off turn it off', () => {
+      const config = loadConfig({
+        DATA_DIR: dataDir,
+        LOCAL_CHAIN: 'on',
+        CHAIN_WATCH_INTERVAL_SECONDS: '0',
+        WATCH_CHAIN_31337: 'logs',
+        WATCH_CHAIN_137: 'blocks',
+        WATCH_CHAIN_8453: 'off',
+        RPC_URL_8453: 'https://base.example.com/rpc',
+      });
+      expect(config.chainWatch).toEqual({
+        intervalMs: 0,
+        modes: { 31337: 'logs', 137: 'blocks', 8453: 'off' },
+      });
+      expect(watchedChains(config)).toEqual([
+        { chainId: 31337, mode: 'logs' },
+        { chainId: 137, mode: 'blocks' },
+      ]);
+    });
+
+    it.each([
+      ['WATCH_CHAIN_1', 'logs', 'WATCH_CHAIN_1 does not name a supported chain'],
+      ['WATCH_CHAIN_8453', 'all', 'WATCH_CHAIN_8453 must be one of blocks, logs, off'],
+      ['CHAIN_WATCH_INTERVAL_SECONDS', '-1', 'CHAIN_WATCH_INTERVAL_SECONDS must be a whole number'],
+    ])('refuses %s=%s', (name, value, message) => {
+      expect(() => loadConfig({ DATA_DIR: dataDir, [name]: value })).toThrow(
+        expect.objectContaining({ name: 'ConfigError', message: expect.stringContaining(message) }),
+      );
     });
   });
 

@@ -331,6 +331,7 @@ describe('the OpenAPI document', () => {
         'POST /api/activity',
         'PATCH /api/activity/{id}',
         'GET /api/activity',
+        'GET /api/prices',
         'POST /api/dev/faucet',
         'POST /api/dev/chain',
         'GET /dev/outbox.json',

@@ -80,18 +80,73 @@ describe.each(DIALECTS)('one-time codes on %s', (dialect) => {
       expect(Object.keys(existing.headers).sort()).toEqual(Object.keys(fresh.headers).sort());
     });
 
-    it('refuses a second code within 30 seconds with 429 and Retry-After, then allows it', async () => {
+    it('answers a second start within 30 seconds with 429 code_recently_sent and the real wait, then sends', async () => {
       const t = await createTestApp(db());
       await t.requestCode('email', EMAIL);
       t.clock.advance(10_000);
       const early = await t.post('/api/auth/otp/start', { channel: 'email', to: EMAIL });
       expect(early.statusCode).toBe(429);
-      expect(early.json().error.code).toBe('too_many_requests');
+      expect(early.json()).toEqual({
+        error: { code: 'code_recently_sent', message: ERROR_CATALOGUE.code_recently_sent.message },
+      });
       expect(early.headers['retry-after']).toBe('20');
-      t.clock.advance(20_000);
+      t.clock.advance(19_500);
+      const still = await t.post('/api/auth/otp/start', { channel: 'email', to: EMAIL });
+      expect(still.json().error.code).toBe('code_recently_sent');
+      expect(still.headers['retry-after']).toBe('1');
+      t.clock.advance(500);
       const onTime = await t.post('/api/auth/otp/start', { channel: 'email', to: EMAIL });
       expect(onTime.statusCode).toBe(200);
       expect(t.transport.sent).toHaveLength(2);
+    });
+
+    it('keeps the first code working when it is asked for again within the cooldown', async () => {
+      const t = await createTestApp(db());
+      const device = newDevice();
+      await t.requestCode('email', EMAIL, { device });
+      const code = t.transport.lastCode(EMAIL);
+      t.clock.advance(5_000);
+      const again = await t.post('/api/auth/otp/start', { channel: 'email', to: EMAIL }, { device });
+      expect(again.json().error.code).toBe('code_recently_sent');
+      expect(t.transport.sent).toHaveLength(1);
+      const verify = await t.post('/api/auth/otp/verify', { channel: 'email', to: EMAIL, code }, { device });
+      expect(verify.statusCode).toBe(200);
+    });
+
+    it('tells only the browser that asked that a code was sent a moment ago (no oracle for others)', async () => {
+      const t = await createTestApp(db());
+      const owner = newDevice();
+      await t.requestCode('email', EMAIL, { device: owner });
+      t.clock.advance(5_000);
+      // Another browser asking for the same address within the owner's cooldown is answered as any first
+      // request: it learns nothing of the owner's code (and gets a code of its own).
+      const stranger = await t.post(
+        '/api/auth/otp/start',
+        { channel: 'email', to: EMAIL },
+        { device: newDevice() },
+      );
+      expect(stranger.statusCode).toBe(200);
+      expect(stranger.json()).toMatchObject({ ok: true, resendAfterSeconds: 30, expiresInSeconds: 600 });
+      const again = await t.post('/api/auth/otp/start', { channel: 'email', to: EMAIL }, { device: owner });
+      expect(again.json().error.code).toBe('code_recently_sent');
+      expect(again.headers['retry-after']).toBe('25');
+    });
+
+    it('spends none of the free codes when a browser asks again within the cooldown', async () => {
+      const t = await createTestApp(db());
+      const device = newDevice();
+      await t.requestCode('email', EMAIL, { device });
+      // However often a reload asks again, the number's 3 free codes an hour for unknown browsers remain.
+      for (let i = 0; i < 10; i++) {
+        t.clock.advance(2_000);
+        const again = await t.post('/api/auth/otp/start', { channel: 'email', to: EMAIL }, { device });
+        expect(again.json().error.code).toBe('code_recently_sent');
+      }
+      t.clock.advance(MINUTE);
+      for (let i = 0; i < 2; i++) {
+        await t.requestCode('email', EMAIL, { device: newDevice() });
+      }
+      expect(t.transport.sent).toHaveLength(3);
     });
 
     it('sends one code when several starts from one browser for one address race', async () => {

@@ -15,7 +15,7 @@ import { describe, expect, it } from 'vitest';
  * of the server; nor the drivers and clients of what is not configured (PostgreSQL, Redis, SMTP, the web
  * app's static files). A static import of any of them, anywhere in the server, would put it on the list.
  * The development run shows that the recorder does see them when they load. The same holds for the built
- * bundle (scripts/bundle-server.mjs), which is what `node apps/server/dist/main.js` runs.
+ * bundle (scripts/bundle.mjs), which is what `node apps/server/dist/main.js` runs.
  */
 
 const REPO = new URL('../../../', import.meta.url);
@@ -183,7 +183,7 @@ describe('what a server loads at start', () => {
         new URL(`apps/server/.dist-test-${randomBytes(6).toString('hex')}/`, REPO),
       );
       try {
-        const script = new URL('scripts/bundle-server.mjs', REPO).href;
+        const script = new URL('apps/server/scripts/bundle.mjs', REPO).href;
         const { bundleServer } = (await import(script)) as {
           bundleServer: (options: { outDir: string }) => Promise<string[]>;
         };

@@ -31,15 +31,15 @@ function describeRateLimiter(subject: () => LimiterUnderTest): void {
       (error: unknown) => error,
     );
 
-  it('allows events under the limit and counts each', async () => {
-    await consume('k', NOW);
-    await consume('k', at(1_000));
+  it('allows events under the limit and counts each, saying how many more the window allows', async () => {
+    await expect(consume('k', NOW)).resolves.toBe(2);
+    await expect(consume('k', at(1_000))).resolves.toBe(1);
     expect(await subject().stored('k')).toEqual({ windowStart: NOW.toISOString(), count: 2 });
   });
 
   it('allows the event that reaches the limit and refuses the next, with the seconds left in the window', async () => {
     for (let i = 0; i < 2; i++) await consume('k', NOW);
-    await expect(consume('k', at(10_000))).resolves.toBeUndefined();
+    await expect(consume('k', at(10_000))).resolves.toBe(0);
     const refused = await refusal('k', at(15_000));
     expect(refused).toBeInstanceOf(DialError);
     expect(refused).toMatchObject({ code: 'too_many_requests', status: 429, retryAfterSeconds: 45 });
@@ -69,7 +69,7 @@ function describeRateLimiter(subject: () => LimiterUnderTest): void {
 
   it('keeps separate counters per key', async () => {
     for (let i = 0; i < 3; i++) await consume('a', NOW);
-    await expect(consume('b', NOW)).resolves.toBeUndefined();
+    await expect(consume('b', NOW)).resolves.toBe(2);
     expect(await refusal('a', NOW)).toMatchObject({ code: 'too_many_requests' });
   });
 

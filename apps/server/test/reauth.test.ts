@@ -247,14 +247,14 @@ describe.each(DIALECTS)('re-authentication and export on %s', (dialect) => {
     });
   });
 
-  it('holds re-authentication codes to the sign-in cooldown (429 with Retry-After)', async () => {
+  it('holds re-authentication codes to the sign-in cooldown (429 code_recently_sent with Retry-After)', async () => {
     const t = await createTestApp(db());
     const { token } = await userWithWallet(t);
     t.clock.advance(60_000);
     await startReauth(t, token);
     t.clock.advance(10_000);
     const again = await t.post('/api/auth/reauth/start', {}, { token });
-    expectError(again, 429, 'too_many_requests');
+    expectError(again, 429, 'code_recently_sent');
     expect(again.headers['retry-after']).toBe('20');
   });
 

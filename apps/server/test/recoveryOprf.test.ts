@@ -121,6 +121,34 @@ describe.each(DIALECTS)('the recovery password OPRF on %s', (dialect) => {
     expect((await t.post(OPRF_URL, body(), { token })).statusCode).toBe(200);
   });
 
+  it("says how many of the user's tries are left, counted per user: a new session or browser does not reset it", async () => {
+    const t = await createTestApp(db());
+    const { max } = RATE_LIMITS.walletRecoveryPerUser;
+    const first = await signIn(t);
+    const other = await signIn(t, '+447400123457');
+    const body = () => ({ blindedElement: encodeShare(blindRecoveryPassword(PASSWORD).blindedElement) });
+    const triesLeft = async (token: string) => {
+      const response = await t.post(OPRF_URL, body(), { token });
+      expect(response.statusCode).toBe(200);
+      return response.json().triesLeft as number;
+    };
+    expect(await triesLeft(first.token)).toBe(max - 1);
+    // A fetch of the record spends the same budget.
+    expectError(await t.get('/api/wallet/recovery', { token: first.token }), 404, 'recovery_not_set_up');
+    expect(await triesLeft(first.token)).toBe(max - 3);
+    // The attacker signs in again (a new session, as from a fresh browser): the count goes on.
+    const again = await signIn(t);
+    expect(again.userId).toBe(first.userId);
+    expect(again.token).not.toBe(first.token);
+    expect(await triesLeft(again.token)).toBe(max - 4);
+    // Another user's budget is their own.
+    expect(await triesLeft(other.token)).toBe(max - 1);
+    for (let left = max - 5; left >= 0; left--) expect(await triesLeft(again.token)).toBe(left);
+    const refused = await t.post(OPRF_URL, body(), { token: first.token });
+    expectError(refused, 429, 'too_many_requests');
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+  });
+
   it('is refused after the fetches and reported failures used the hour, for this user only', async () => {
     const t = await createTestApp(db());
     const owner = await signIn(t);

@@ -58,6 +58,9 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
     otp: DEFAULT_OTP_POLICY,
     rateLimits: RATE_LIMITS,
     onramp: null,
+    prices: { source: 'sandbox', url: 'https://api.coinbase.com' },
+    // Off: a test that wants the chain watcher runs it (`watchChains`) or starts its timer itself.
+    chainWatch: { intervalMs: 0, modes: {} },
     ...overrides,
   };
 }

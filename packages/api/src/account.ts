@@ -63,6 +63,7 @@ export const linkCodeStartRoute = defineRoute({
     'invalid_email',
     'method_already_linked',
     'methods_limit_reached',
+    'code_recently_sent',
     'delivery_failed',
     ...RATE_LIMIT_ERRORS,
   ],

@@ -1,4 +1,5 @@
-// The user's activity: transfers they sent and received, each checked by the server on its chain.
+// The user's activity: transfers they sent and received, each checked by the server on its chain, and the
+// money that reached their wallet otherwise (the test faucet, an on-ramp, any outside address).
 import { DEFAULT_ACTIVITY_PAGE_SIZE, MAX_ACTIVITY_PAGE_SIZE } from '@dial/core';
 import { type Static, Type } from 'typebox';
 import { defineRoute, RATE_LIMIT_ERRORS } from './defineRoute.js';
@@ -20,18 +21,38 @@ const TransferIdSchema = Type.String({
   maxLength: 36,
 });
 
-export const TransferSchema = Type.Object(
+const ActivitySourceSchema = Type.Enum(['dial', 'faucet', 'onramp', 'outside', 'balance'], {
+  description:
+    '`dial`: a transfer between Dial users (sent by this user, or received from another one once proven); ' +
+    "`faucet`: test funds from the local chain's faucet; `onramp`: a purchase or deposit through the on-ramp; " +
+    "`outside`: USDC (its `Transfer` log) or native value from any other address, found by the server's chain " +
+    'watcher; `balance`: a rise of the native balance that no known transaction explains, seen in `blockNumber` ' +
+    '(on a chain whose RPC cannot list transactions; it has no `txHash` nor `from`).',
+});
+
+export const ActivityEntrySchema = Type.Object(
   {
     id: Type.String({ format: 'uuid' }),
+    source: ActivitySourceSchema,
     direction: Type.Enum(['sent', 'received'], {
-      description:
-        '`sent` by the signed-in user, or `received` by them from another Dial user (listed only once the ' +
-        "server has read it on the chain: from that user's wallet, to this one, with this amount).",
+      description: '`sent` by the signed-in user (only `dial`), else `received` by them.',
     }),
     chainId: Type.Integer(),
-    txHash: HexString({ description: 'The transaction hash, lower-case.' }),
-    from: HexString({ description: "The sender's wallet, EIP-55 checksummed." }),
-    to: HexString({ description: 'The recipient address, EIP-55 checksummed.' }),
+    txHash: Type.Union([HexString(), Type.Null()], {
+      description: 'The transaction hash, lower-case; `null` only for a `balance` entry.',
+    }),
+    blockNumber: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], {
+      description:
+        'The block the server read it in (a credit), or the block a `balance` change was seen in; `null` for ' +
+        'a `dial` transfer and a credit still `pending`.',
+    }),
+    from: Type.Union([HexString(), Type.Null()], {
+      description:
+        'The sending address, EIP-55 checksummed (the zero address for a mint); `null` for `balance`.',
+    }),
+    to: HexString({
+      description: "The recipient address, EIP-55 checksummed: for a credit, the user's wallet.",
+    }),
     asset: AssetSchema,
     amount: Type.String({ description: 'Base units, a decimal string.' }),
     status: StatusSchema,
@@ -40,8 +61,8 @@ export const TransferSchema = Type.Object(
       {
         phone: Type.Union([Type.String(), Type.Null()], {
           description:
-            "The other side's phone number masked to its last four digits (`*3456`): for a sent transfer the " +
-            "recipient's, for a received one the sender's; `null` when there is none.",
+            "For a `dial` transfer the other side's number masked to its last four digits (`*3456`); `null` when " +
+            'there is none, and always for the other sources.',
         }),
       },
       { additionalProperties: false },
@@ -50,8 +71,19 @@ export const TransferSchema = Type.Object(
   { additionalProperties: false },
 );
 
-/** A transfer in the activity list. */
-export type Transfer = Static<typeof TransferSchema>;
+/** One line of the activity list: a Dial transfer or a credit, with its source. */
+export type ActivityEntry = Static<typeof ActivityEntrySchema>;
+/** Where an activity entry came from. */
+export type ActivitySource = ActivityEntry['source'];
+
+/**
+ * A Dial transfer, as `POST /api/activity` and `PATCH /api/activity/:id` answer it: an activity entry with
+ * `source` `dial` (its `txHash` and `from` always set, `blockNumber` `null`).
+ */
+export const TransferSchema = ActivityEntrySchema;
+
+/** A Dial transfer in the activity list (`source: 'dial'`). */
+export type Transfer = ActivityEntry;
 
 export const recordTransferRoute = defineRoute({
   method: 'POST',
@@ -111,23 +143,28 @@ export const checkTransferRoute = defineRoute({
   errors: ['not_found', 'not_your_transaction', 'transfer_mismatch', ...RATE_LIMIT_ERRORS],
 });
 
+/** The opaque cursor of `GET /api/activity`: base64url, as the server gave it in `nextCursor`. */
+const CursorSchema = Type.String({
+  pattern: '^[A-Za-z0-9_-]{1,200}$',
+  description: 'A `nextCursor` from the previous page, as it was given.',
+});
+
 export const listActivityRoute = defineRoute({
   method: 'GET',
   url: '/api/activity',
   tags: ['activity'],
   summary:
-    "The signed-in user's activity, newest first: transfers they sent and those received from Dial users.",
+    "The signed-in user's activity, newest first: Dial transfers sent and received, and the money that reached " +
+    'their wallet otherwise (faucet, on-ramp, outside transfers, balance changes).',
   session: true,
   querystring: Type.Object(
     {
       limit: Type.Optional(
         Type.Integer({ minimum: 1, maximum: MAX_ACTIVITY_PAGE_SIZE, default: DEFAULT_ACTIVITY_PAGE_SIZE }),
       ),
-      before: Type.Optional(
-        Type.String({
-          pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z$',
-          description: 'A `createdAt` (ISO 8601 in UTC with milliseconds): only older transfers.',
-        }),
+      cursor: Type.Optional(CursorSchema),
+      chainId: Type.Optional(
+        Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'Only this network.' }),
       ),
     },
     { additionalProperties: false },
@@ -135,8 +172,8 @@ export const listActivityRoute = defineRoute({
   response: {
     200: Type.Object(
       {
-        items: Type.Array(TransferSchema),
-        nextBefore: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+        items: Type.Array(ActivityEntrySchema),
+        nextCursor: Type.Union([Type.String(), Type.Null()]),
       },
       { additionalProperties: false },
     ),
@@ -145,5 +182,5 @@ export const listActivityRoute = defineRoute({
 });
 
 export type ActivityQuery = Static<typeof listActivityRoute.schema.querystring>;
-/** A page of activity; pass `nextBefore` as `before` for the next (older) one, `null` when there is none. */
+/** A page of activity; pass `nextCursor` as `cursor` for the next (older) one, `null` when there is none. */
 export type ActivityPage = Static<(typeof listActivityRoute.schema.response)[200]>;

@@ -75,6 +75,7 @@ export const otpStartRoute = defineRoute({
     'invalid_phone',
     'invalid_email',
     'proof_of_work_required',
+    'code_recently_sent',
     'delivery_failed',
     ...RATE_LIMIT_ERRORS,
   ],
@@ -138,7 +139,7 @@ export const reauthStartRoute = defineRoute({
       expiresInSeconds: Type.Integer(),
     }),
   },
-  errors: ['delivery_failed', ...RATE_LIMIT_ERRORS],
+  errors: ['code_recently_sent', 'delivery_failed', ...RATE_LIMIT_ERRORS],
 });
 
 export type ReauthStarted = Static<(typeof reauthStartRoute.schema.response)[200]>;

@@ -10,6 +10,7 @@ export * from './defineRoute.js';
 export * from './dev.js';
 export * from './events.js';
 export * from './onramp.js';
+export * from './prices.js';
 export * from './recipients.js';
 export * from './recovery.js';
 export * from './routes.js';

@@ -148,7 +148,18 @@ export const recoveryOprfRoute = defineRoute({
   summary: `Evaluates a blinded recovery password under the signed-in user's OPRF key (${RECOVERY_OPRF_SUITE}, rate-limited).`,
   session: true,
   body: Type.Object({ blindedElement: ElementSchema }, { additionalProperties: false }),
-  response: { 200: Type.Object({ evaluatedElement: ElementSchema }) },
+  response: {
+    200: Type.Object({
+      evaluatedElement: ElementSchema,
+      triesLeft: Type.Integer({
+        minimum: 0,
+        description:
+          "The user's recovery tries left this hour after this one (fetches of the recovery share, " +
+          'evaluations and reported failures all count; per user, whatever the session): 0 means the next ' +
+          'is refused with `429 too_many_requests` until the hour ends.',
+      }),
+    }),
+  },
   errors: [...RATE_LIMIT_ERRORS],
 });
 

@@ -23,6 +23,7 @@ import {
 import type { ApiRoute } from './defineRoute.js';
 import { faucetRoute, localChainRoute, outboxRoute } from './dev.js';
 import { onrampSessionRoute } from './onramp.js';
+import { pricesRoute } from './prices.js';
 import { lookupRecipientRoute } from './recipients.js';
 import { getRecoveryRoute, recoveryFailedRoute, recoveryOprfRoute } from './recovery.js';
 import { siweNonceRoute, siweVerifyRoute } from './siwe.js';
@@ -75,6 +76,7 @@ export const API_ROUTES: readonly ApiRoute[] = [
   checkTransferRoute,
   listActivityRoute,
   onrampSessionRoute,
+  pricesRoute,
   outboxRoute,
   faucetRoute,
   localChainRoute,

@@ -11,6 +11,7 @@ export type ErrorCode =
   | 'invalid_phone'
   | 'invalid_email'
   | 'too_many_requests'
+  | 'code_recently_sent'
   | 'max_accounts_reached'
   | 'allowlist_rejected'
   | 'embedded_wallet_already_exists'
@@ -35,6 +36,7 @@ export type ErrorCode =
   | 'unsupported_chain'
   | 'user_rejected'
   | 'onramp_unavailable'
+  | 'currency_not_supported'
   | 'rate_limit_unavailable'
   | 'not_ready'
   | 'wallet_proof_invalid'
@@ -88,6 +90,10 @@ export const ERROR_CATALOGUE: Readonly<Record<ErrorCode, ErrorSpec>> = {
   },
   invalid_email: { status: 400, message: 'That e-mail address is not valid. Check it and try again.' },
   too_many_requests: { status: 429, message: 'Too many attempts. Wait a little, then try again.' },
+  code_recently_sent: {
+    status: 429,
+    message: 'A code was sent a moment ago: enter it, or wait to ask for a new one.',
+  },
   max_accounts_reached: {
     status: 403,
     message: 'This Dial server has reached its limit of accounts, so new sign-ups are closed for now.',
@@ -170,6 +176,10 @@ export const ERROR_CATALOGUE: Readonly<Record<ErrorCode, ErrorSpec>> = {
   onramp_unavailable: {
     status: 503,
     message: 'The payment provider could not be reached just now. Try again in a moment.',
+  },
+  currency_not_supported: {
+    status: 400,
+    message: 'Prices are not available in that currency on this Dial server. Use US dollars (USD).',
   },
   rate_limit_unavailable: {
     status: 503,
@@ -336,7 +346,7 @@ export interface DialErrorOptions {
   /** The error that caused this one. */
   cause?: unknown;
   /**
-   * For `too_many_requests`: seconds until a retry can succeed; for `rate_limit_unavailable`: how long to
+   * For `too_many_requests` and `code_recently_sent`: seconds until a retry can succeed; for `rate_limit_unavailable`: how long to
    * back off. The API sends it as `Retry-After`.
    */
   retryAfterSeconds?: number;

@@ -47,10 +47,36 @@ describe('formatPhoneInput', () => {
       ['+12015550123', 'GB', '+1 201 555 0123', 'US'],
       ['+14162345678', 'US', '+1 416 234 5678', 'CA'],
       ['+447400123456', 'US', '+44 7400 123456', 'GB'],
-      ['+447781123456', 'US', '+44 7781 123456', 'GG'],
+      ['+447911123456', 'US', '+44 7911 123456', 'GB'],
+      ['+447781123456', 'FR', '+44 7781 123456', 'GB'],
+      ['+12125550123', 'FR', '+1 212 555 0123', 'US'],
+      ['+18762345678', 'US', '+1 876 234 5678', 'JM'],
       ['+77012345678', 'US', '+7 701 234 5678', 'KZ'],
-    ])('formats %s (chosen %s) as %s and detects %s', (input, chosen, text, countryCode) => {
+      ['+79123456789', 'US', '+7 912 345 67 89', 'RU'],
+      ['+358401234567', 'US', '+358 40 1234567', 'FI'],
+    ])('formats %s (chosen %s) as %s and shows %s', (input, chosen, text, countryCode) => {
       expect(formatPhoneInput(input, chosen)).toEqual({ text, countryCode });
+    });
+
+    it('shows the main country for a number in the range of a place that shares its calling code', () => {
+      // Guernsey, Jersey and the Isle of Man numbers are in the UK's plan; the library places them apart.
+      expect(formatPhoneInput('+44 7911 123456', 'DE').countryCode).toBe('GB');
+      expect(formatPhoneInput('+44 7797 123456', 'DE').countryCode).toBe('GB');
+      expect(formatPhoneInput('+47 79 12 34 56', 'DE').countryCode).toBe('NO');
+    });
+
+    it('shows a +1 number’s country from its area code once the digits tell, the main country before', () => {
+      expect(formatPhoneInput('+1', 'GB').countryCode).toBe('US');
+      expect(formatPhoneInput('+1 416', 'GB').countryCode).toBe('US');
+      expect(formatPhoneInput('+1 416 234 567', 'GB').countryCode).toBe('US');
+      expect(formatPhoneInput('+1 416 234 5678', 'GB').countryCode).toBe('CA');
+      expect(formatPhoneInput('+1 416 234 5678', 'US').countryCode).toBe('CA');
+      expect(formatPhoneInput('+1 212 555 0123', 'CA').countryCode).toBe('US');
+    });
+
+    it('shows Russia for +7 until the number tells', () => {
+      expect(formatPhoneInput('+7', 'GB').countryCode).toBe('RU');
+      expect(formatPhoneInput('+7 9', 'GB').countryCode).toBe('RU');
     });
 
     it('reads a leading 00 as +', () => {

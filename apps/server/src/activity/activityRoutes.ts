@@ -7,9 +7,10 @@ import {
 import { DialError, LOCAL_CHAIN_ID, readAddress, readE164, SUPPORTED_CHAINS } from '@dial/core';
 import type { AppContext } from '../appContext.js';
 import type { TypedApp } from '../http/typedApp.js';
+import { decodeCursor, listActivity } from './activityList.js';
 import { type CheckOutcome, checkTransfer } from './transferChecks.js';
 import { logOutcome } from './transferCheckTimer.js';
-import { listActivity, loadSentTransfer, recordTransfer } from './transferStore.js';
+import { loadSentTransfer, recordTransfer } from './transferStore.js';
 
 /** The largest uint256: no amount on an EVM chain is bigger. */
 const MAX_UINT256 = 2n ** 256n - 1n;
@@ -78,7 +79,8 @@ function readPhone(e164: string): string {
  *   the same (chain, hash) again is a retry: the same sender gets the stored row back (200). Limited per
  *   user.
  * - `PATCH /api/activity/:id` asks for a check now, by its sender only; the answer is what the chain says.
- * - `GET /api/activity` lists it newest first, by pages; nothing in it names a person but by a masked number.
+ * - `GET /api/activity` lists it newest first, by pages, with the user's credits (`activityList.ts`);
+ *   nothing in it names a person but by a masked number.
  */
 export function registerActivityRoutes(app: TypedApp, ctx: AppContext): void {
   app.post(
@@ -168,16 +170,19 @@ export function registerActivityRoutes(app: TypedApp, ctx: AppContext): void {
       schema: {
         ...listActivityRoute.schema,
         description:
-          'A received transfer is listed only once the server has proven it on the chain (`confirmed` or ' +
-          '`failed`). Pages of `limit` items strictly older than `before`; pass `nextBefore` as `before` for the next ' +
-          'page (`null`: no more). A page may hold more than `limit` items when several share the last ' +
-          "item's millisecond, so that none is skipped.",
+          'Dial transfers (a received one only once the server has proven it on the chain: `confirmed` or ' +
+          '`failed`) merged with the credits the server read on the chain or sent itself (faucet, on-ramp, ' +
+          'outside transfers, balance changes), newest first. Pages of `limit` entries; pass `nextCursor` as ' +
+          '`cursor` for the next (older) page (`null`: no more). No entry is skipped or repeated across pages, ' +
+          'however many share a time. `chainId` keeps one network. 400 `invalid_data` for a cursor this server ' +
+          'did not give.',
       },
     },
     async (request) =>
       listActivity(ctx.db, request.user!.id, {
         limit: request.query.limit ?? DEFAULT_PAGE_SIZE,
-        before: request.query.before,
+        cursor: request.query.cursor === undefined ? undefined : decodeCursor(request.query.cursor),
+        chainId: request.query.chainId,
       }),
   );
 }

@@ -2,28 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { DialError, maskIdentifier } from '@dial/core';
 import type { ExpressionBuilder, Kysely, Selectable } from 'kysely';
 import type { Hex } from 'viem';
-import type { Database, TransferAsset, TransferStatus, TransfersTable } from '../db/database.js';
+import type { Database, TransferAsset, TransfersTable } from '../db/database.js';
 import { isUniqueViolation } from '../db/isUniqueViolation.js';
 import { accountWallet, findAccountByWallet } from '../wallet/accountWallet.js';
-
-/** One line of a user's activity, as the API shows it: addresses and masked numbers, no ids of people. */
-export interface ActivityItem {
-  id: string;
-  /** `sent` by this user, or `received` from another Dial user. */
-  direction: 'sent' | 'received';
-  chainId: number;
-  /** Lower-case. */
-  txHash: Hex;
-  /** EIP-55, like `to`. */
-  from: Hex;
-  to: Hex;
-  asset: TransferAsset;
-  amount: string;
-  status: TransferStatus;
-  createdAt: string;
-  /** The other side's phone number masked to its last four digits, or `null` when there is none to show. */
-  counterparty: { phone: string | null };
-}
+import type { ActivityEntry as ActivityItem } from './activityList.js';
 
 /** A transfer to record, checked and normalised by the route. */
 export interface NewTransfer {
@@ -80,9 +62,11 @@ function toItem(row: TransferRow, viewerId: string): ActivityItem {
   const phone = sent ? (row.recipient_phone ?? row.recipient_user_phone) : row.sender_phone;
   return {
     id: row.id,
+    source: 'dial',
     direction: sent ? 'sent' : 'received',
     chainId: Number(row.chain_id),
     txHash: row.tx_hash as Hex,
+    blockNumber: null,
     from: row.from_address as Hex,
     to: row.to_address as Hex,
     asset: row.asset,
@@ -188,67 +172,4 @@ export async function loadSentTransfer(
     .executeTakeFirst();
   if (row === undefined) throw new DialError('not_found');
   return toItem(row, senderUserId);
-}
-
-/** A page of activity, newest first, and the cursor of the next (older) page. */
-export interface ActivityPage {
-  items: ActivityItem[];
-  /** Pass as `before` for the next page; `null` when there is none. */
-  nextBefore: string | null;
-}
-
-/**
- * The user's activity, newest first: the transfers they sent (pending ones included: their own claim), and
- * those sent to their wallet by another Dial user once the chain proved them (confirmed or failed: a
- * pending one is only someone's word, and is never shown to its recipient). A transfer to oneself is
- * listed once, as sent.
- *
- * Pagination is by `created_at`: a page holds the transfers strictly older than `before`, and `nextBefore`
- * is the oldest one's time. So that no transfer is skipped when several share that millisecond, a full page
- * is extended by the rest of them: it may then hold more than `limit` items.
- */
-export async function listActivity(
-  db: Kysely<Database>,
-  userId: string,
-  options: { limit: number; before: string | undefined },
-): Promise<ActivityPage> {
-  const mine = () => selectTransfers(db).where((eb) => visibleTo(eb, userId));
-  let query = mine();
-  if (options.before !== undefined) query = query.where('transfers.created_at', '<', options.before);
-  const rows = await query
-    .orderBy('transfers.created_at', 'desc')
-    .orderBy('transfers.id', 'desc')
-    .limit(options.limit + 1)
-    .execute();
-  if (rows.length <= options.limit) {
-    return { items: rows.map((row) => toItem(row, userId)), nextBefore: null };
-  }
-  const page = rows.slice(0, options.limit);
-  const last = page[page.length - 1]!;
-  const next = rows[options.limit]!;
-  if (next.created_at === last.created_at) {
-    const tied = await mine()
-      .where('transfers.created_at', '=', last.created_at)
-      .where('transfers.id', '<', last.id)
-      .orderBy('transfers.id', 'desc')
-      .execute();
-    page.push(...tied);
-    const older = await db
-      .selectFrom('transfers')
-      .select('id')
-      .where((eb) => visibleTo(eb, userId))
-      .where('transfers.created_at', '<', last.created_at)
-      .limit(1)
-      .executeTakeFirst();
-    if (older === undefined) return { items: page.map((row) => toItem(row, userId)), nextBefore: null };
-  }
-  return { items: page.map((row) => toItem(row, userId)), nextBefore: last.created_at };
-}
-
-/** The rows `userId` may see: the ones they sent, and the chain-proven ones sent to them. */
-function visibleTo(eb: ExpressionBuilder<Database, 'transfers'>, userId: string) {
-  return eb.or([
-    eb('transfers.sender_user_id', '=', userId),
-    eb.and([eb('transfers.recipient_user_id', '=', userId), eb('transfers.status', '<>', 'pending')]),
-  ]);
 }

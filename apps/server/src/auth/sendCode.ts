@@ -35,12 +35,14 @@ export interface CodeDelivery {
 
 /**
  * Sends a new one-time code: `startsPerIp` for the client address, the resend cooldown of the slot, the
- * caller's budgets, then a fresh code stored (as its HMAC) in the slot and delivered. The code goes to the
+ * caller's budgets, then a fresh code stored (as its HMAC) in the slot and delivered. Asking again within the
+ * cooldown is not abuse (a reload, a second tab): it answers `code_recently_sent` with the wait left (the code
+ * this browser got works until it expires), and uses up nothing. The code goes to the
  * slot's number or address; its wording depends on its purpose. A code that could not be delivered is
  * discarded, so the person can retry at once.
  *
  * @throws {DialError} `invalid_data` when the channel has no transport, `too_many_requests`,
- *   `delivery_failed`, and whatever `consumeBudget` throws (`proof_of_work_required`).
+ *   `code_recently_sent` (with `retryAfterSeconds`), `delivery_failed`, and whatever `consumeBudget` throws (`proof_of_work_required`).
  */
 export async function sendCode(
   ctx: AppContext,
@@ -57,7 +59,7 @@ export async function sendCode(
   await ctx.rateLimiter.consume(`otp-start:ip:${request.ip}`, ctx.config.rateLimits.otpStartsPerIp, now);
   // Checked before the budgets, so asking again too early does not use up the hour's codes.
   const wait = await cooldownRemaining(ctx.db, slot, now, policy.resendCooldownSeconds);
-  if (wait > 0) throw new DialError('too_many_requests', { retryAfterSeconds: wait, details: 'cooldown' });
+  if (wait > 0) throw new DialError('code_recently_sent', { retryAfterSeconds: wait });
   await delivery.consumeBudget(now);
 
   const code = generateCode();
@@ -73,7 +75,7 @@ export async function sendCode(
       1,
       await cooldownRemaining(ctx.db, slot, now, policy.resendCooldownSeconds),
     );
-    throw new DialError('too_many_requests', { retryAfterSeconds, details: 'cooldown' });
+    throw new DialError('code_recently_sent', { retryAfterSeconds });
   }
 
   const { subject, text } = WRITE_CODE[slot.purpose](slot.channel, code);

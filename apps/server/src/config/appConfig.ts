@@ -62,6 +62,17 @@ export interface OnrampConfig {
   solAddress: string | null;
 }
 
+/** Where prices come from (`PRICE_SOURCE`), for the total value the wallet home shows. */
+export interface PriceConfig {
+  /**
+   * `sandbox`: fixed test prices (never in production); `coinbase`: Coinbase's public spot prices at `url`;
+   * `off`: no prices (`GET /api/prices` answers none).
+   */
+  source: 'sandbox' | 'coinbase' | 'off';
+  /** `PRICE_URL`: the Coinbase API base, without a trailing slash; spot prices are `<url>/v2/prices/ETH-USD/spot`. */
+  url: string;
+}
+
 /** Rate-limit counters in Redis, shared by every server using it. */
 export interface RedisConfig {
   /** `REDIS_URL`: `redis://[user:password@]host[:port][/database]`, or `rediss://` for TLS. */
@@ -147,6 +158,23 @@ export interface AppConfig {
   rateLimits: RateLimits;
   /** The on-ramp; `null` when funding by card is not offered (production without CDP keys). */
   onramp: OnrampConfig | null;
+  /** The price source of the wallet's total value. */
+  prices: PriceConfig;
+  /** The chain watcher (`CHAIN_WATCH_INTERVAL_SECONDS`, `WATCH_CHAIN_<chainId>`); see `chainWatch/`. */
+  chainWatch: ChainWatchConfig;
+}
+
+/**
+ * How a chain is watched for money reaching account wallets: `blocks` reads every block's transactions (native
+ * value) and the USDC `Transfer` logs; `logs` only the logs, with native value seen as balance changes; `off`.
+ */
+export type ChainWatchMode = 'blocks' | 'logs' | 'off';
+
+export interface ChainWatchConfig {
+  /** How often each server looks for new blocks; 0: the watcher does not run on this server. */
+  intervalMs: number;
+  /** `WATCH_CHAIN_<chainId>` as set; a chain left out has its default (see `watchedChains`). */
+  modes: Readonly<Record<number, ChainWatchMode>>;
 }
 
 /**

@@ -1,6 +1,8 @@
 export type {
   Allowlist,
   AppConfig,
+  ChainWatchConfig,
+  ChainWatchMode,
   CoinbaseOnrampConfig,
   Environment,
   HttpLimits,
@@ -8,6 +10,7 @@ export type {
   LocalChainConfig,
   LogLevel,
   OnrampConfig,
+  PriceConfig,
   RedisConfig,
   ShareKeySource,
   TrustProxy,
@@ -22,6 +25,7 @@ export {
   CONFIG_VARIABLES,
   DEFAULT_HTTP_LIMITS,
   DEFAULT_ONRAMP_API_URL,
+  DEFAULT_PRICE_URL,
   DEFAULT_WEB_DIST_DIR,
   TEST_VARIABLES,
 } from './variables.js';

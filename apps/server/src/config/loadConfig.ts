@@ -7,6 +7,7 @@ import type {
   LoadedConfig,
   LocalChainConfig,
   OnrampConfig,
+  PriceConfig,
   RedisConfig,
   ShareKeySource,
 } from './appConfig.js';
@@ -150,7 +151,31 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): LoadedConfig {
       otpVerifiesPerIp: { ...RATE_LIMITS.otpVerifiesPerIp, max: v.OTP_VERIFIES_PER_IP },
     },
     onramp: onrampOf(v, { environment, localChain, publicUrl }),
+    chainWatch: {
+      intervalMs: v.CHAIN_WATCH_INTERVAL_SECONDS * 1000,
+      modes: Object.fromEntries(
+        Object.entries(v['WATCH_CHAIN_<chainId>']).map(([chainId, mode]) => [Number(chainId), mode]),
+      ),
+    },
+    prices: pricesOf(v, environment),
   };
+}
+
+/** The price source: `sandbox` outside production and `coinbase` in production by default; no sandbox there. */
+function pricesOf(v: ConfigValues, environment: AppConfig['environment']): PriceConfig {
+  const production = environment === 'production';
+  const source = v.PRICE_SOURCE ?? (production ? 'coinbase' : 'sandbox');
+  if (source === 'sandbox' && production) {
+    throw new ConfigError(
+      'PRICE_SOURCE=sandbox gives made-up test prices and is for development only: use coinbase or off.',
+    );
+  }
+  if (production && source === 'coinbase' && httpUrl(v.PRICE_URL, 'PRICE_URL').protocol !== 'https:') {
+    throw new ConfigError(
+      `PRICE_URL must be an https:// URL in production, not ${JSON.stringify(v.PRICE_URL)}.`,
+    );
+  }
+  return { source, url: v.PRICE_URL.replace(/\/+$/, '') };
 }
 
 /** The on-ramp's settings, the rules between `CDP_*`, `ONRAMP_*` and `APP_ID`, and its provider. */

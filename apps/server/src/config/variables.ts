@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { COINBASE_ONRAMP_PAY_URL, LOCAL_CHAIN_ID, SUPPORTED_CHAINS } from '@dial/core';
 import { RATE_LIMITS } from '../rateLimit/limits.js';
 import { SERVER_ROOT } from '../serverRoot.js';
-import type { Environment, HttpLimits, LogLevel } from './appConfig.js';
+import type { ChainWatchMode, Environment, HttpLimits, LogLevel } from './appConfig.js';
 import { ConfigError } from './configError.js';
 import { parseAllowlist } from './parseAllowlist.js';
 import { parseKey } from './parseKey.js';
@@ -41,6 +41,9 @@ export const DEFAULT_WEB_DIST_DIR = fileURLToPath(new URL('../web/dist', SERVER_
 /** Coinbase's Onramp API base; the session token endpoint is `<base>/v1/token`. */
 export const DEFAULT_ONRAMP_API_URL = 'https://api.developer.coinbase.com/onramp';
 
+/** Coinbase's public API base; spot prices are `<base>/v2/prices/<ASSET>-<CURRENCY>/spot`. */
+export const DEFAULT_PRICE_URL = 'https://api.coinbase.com';
+
 /** The HTTP limits without `REQUEST_TIMEOUT_SECONDS`, `HEADERS_TIMEOUT_SECONDS`, … set. */
 export const DEFAULT_HTTP_LIMITS: Readonly<HttpLimits> = {
   requestTimeoutSeconds: 30,
@@ -62,6 +65,19 @@ function chainRpcUrl(value: string, name: string): string {
     );
   }
   return rpcUrl(value, name);
+}
+
+/** Each `WATCH_CHAIN_<chainId>`: a supported chain's id (or the local chain's) and `blocks`, `logs` or `off`. */
+function chainWatchMode(value: string, name: string): ChainWatchMode {
+  const idText = name.slice('WATCH_CHAIN_'.length);
+  const id = Number(idText);
+  const known = [...SUPPORTED_CHAINS.map((chain) => chain.id), LOCAL_CHAIN_ID];
+  if (!/^[1-9]\d*$/.test(idText) || !known.includes(id)) {
+    throw new ConfigError(
+      `${name} does not name a supported chain: use WATCH_CHAIN_<chainId> with one of ${known.join(', ')}.`,
+    );
+  }
+  return oneOf<ChainWatchMode>(['blocks', 'logs', 'off'])(value, name);
 }
 
 /**
@@ -235,6 +251,27 @@ export const CONFIG_VARIABLES = {
       'Content-Security-Policy), so **an API key in it is visible to anyone who opens the app**: use a ' +
       'key your provider lets you restrict (to your origin, rate-limited).',
   },
+  CHAIN_WATCH_INTERVAL_SECONDS: {
+    default: '5',
+    parse: integer(0, 3600),
+    doc:
+      'How often each server looks for new blocks on the watched chains (see `WATCH_CHAIN_<chainId>`); ' +
+      'servers share the work through the database, so no block range is read twice. `0` turns the ' +
+      'watcher off on this server.',
+  },
+  'WATCH_CHAIN_<chainId>': {
+    prefix: 'WATCH_CHAIN_',
+    example: 'WATCH_CHAIN_8453',
+    parse: chainWatchMode,
+    defaultDoc:
+      '`blocks` for the local chain (31337); `logs` for a chain with `RPC_URL_<chainId>` set; else `off`',
+    doc:
+      'How the server finds money that reaches account wallets on that chain from outside Dial, for the ' +
+      'history: `logs` reads the USDC `Transfer` logs (`eth_getLogs`), and sees native value as a rise of ' +
+      'the balance no known transaction explains (checked for wallets with recent activity); `blocks` also ' +
+      "reads every block's transactions for native value (for an RPC that allows it: one call per block); " +
+      '`off`. A new chain is watched from its latest block on.',
+  },
   CDP_API_KEY_ID: {
     parse: text,
     defaultDoc: 'unset (the on-ramp is the sandbox in development, off in production)',
@@ -287,6 +324,25 @@ export const CONFIG_VARIABLES = {
       'never in the sandbox).',
   },
   ONRAMP_SOL_ADDRESS: { parse: solanaAddress, docWith: 'ONRAMP_BTC_ADDRESS' },
+  PRICE_SOURCE: {
+    parse: oneOf(['sandbox', 'coinbase', 'off'] as const),
+    defaultDoc: '`sandbox` outside production, `coinbase` in production',
+    doc:
+      'Where the wallet home\'s total value ("≈ $1,234.56 total on Base", in US dollars) gets its prices of ' +
+      "ETH, POL and USDC: `coinbase` reads Coinbase's public spot prices at `PRICE_URL` (no key; nothing " +
+      'about the user is sent); `sandbox` gives fixed test prices (ETH $3,000, POL $0.50, USDC $1) and is ' +
+      "the only source that prices the local chain's test funds; refused in production; `off` shows no " +
+      'total. Each price is read at most once a minute and kept in the database for every server; when the ' +
+      'source fails, no total is shown (a price older than 5 minutes is never used). Test networks (Base ' +
+      'Sepolia) are never counted.',
+  },
+  PRICE_URL: {
+    default: DEFAULT_PRICE_URL,
+    parse: httpUrlText,
+    doc:
+      "Coinbase's API base for `PRICE_SOURCE=coinbase`: spot prices come from " +
+      '`<PRICE_URL>/v2/prices/ETH-USD/spot` (tests point it at a stand-in). https only in production.',
+  },
   SESSION_IDLE_HOURS: {
     default: '24',
     parse: positiveNumber,

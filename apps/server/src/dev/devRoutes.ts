@@ -1,7 +1,9 @@
 import { faucetRoute, localChainRoute, outboxRoute } from '@dial/api';
 import { DialError, LOCAL_CHAIN_ID, USDC_DECIMALS } from '@dial/core';
 import { type Hex, parseEther } from 'viem';
+import { recordSentCredit } from '../activity/recordSentCredit.js';
 import type { AppContext } from '../appContext.js';
+import { createChainWatchDeps } from '../chainWatch/chainWatch.js';
 import { renderOutboxPage } from '../delivery/index.js';
 import { mintTestUsdc } from '../devchain/index.js';
 import type { TypedApp } from '../http/typedApp.js';
@@ -35,6 +37,7 @@ export function registerOutboxRoutes(app: TypedApp, ctx: AppContext): void {
  * registered only in development with the local chain on.
  */
 export function registerLocalChainRoutes(app: TypedApp, ctx: AppContext, rpcUrl: string): void {
+  const { client } = createChainWatchDeps(ctx);
   app.post(
     faucetRoute.url,
     {
@@ -71,6 +74,21 @@ export function registerLocalChainRoutes(app: TypedApp, ctx: AppContext, rpcUrl:
         );
         throw new DialError('chain_unavailable', { cause: error });
       }
+      // In the history as "Test funds", with the status read from the receipt.
+      await recordSentCredit(
+        ctx,
+        client,
+        {
+          userId: request.user!.id,
+          wallet: to,
+          chainId: LOCAL_CHAIN_ID,
+          txHash,
+          source: 'faucet',
+          asset,
+          amount: value,
+        },
+        request.log,
+      );
       return { txHash, asset, value: value.toString() };
     },
   );

@@ -6,8 +6,10 @@ import {
   USDC_DECIMALS,
 } from '@dial/core';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { type Address, parseEther, parseUnits } from 'viem';
+import { type Address, type Hex, parseEther, parseUnits } from 'viem';
+import { recordSentCredit } from '../activity/recordSentCredit.js';
 import type { AppContext } from '../appContext.js';
+import { createChainWatchDeps } from '../chainWatch/chainWatch.js';
 import { mintTestUsdc } from '../devchain/index.js';
 import { retryAfterSeconds } from '../http/errorHandling.js';
 import type { AvailableOffer } from './availableOffers.js';
@@ -51,6 +53,7 @@ export async function registerSandboxRoutes(
   const walletAppId = ctx.config.onramp?.appId;
   if (localChain === null || walletAppId === undefined) return;
   const appUrl = `${ctx.config.publicUrl}/`;
+  const { client } = createChainWatchDeps(ctx);
   const networkName = (network: string) =>
     offers.find((offer) => offer.network === network)?.networkName ?? network;
 
@@ -154,8 +157,9 @@ export async function registerSandboxRoutes(
 
       const consumed = await consumeSandboxToken(ctx.db, token, now);
       if ('problem' in consumed) return sendProblem(reply, consumed.problem);
+      let sent: { txHash: Hex; asset: 'native' | 'usdc'; amount: bigint };
       try {
-        await credit(ctx, consumed.session, localChain.rpcUrl, localChain.usdc ?? null);
+        sent = await credit(ctx, consumed.session, localChain.rpcUrl, localChain.usdc ?? null);
       } catch (error) {
         request.log.warn(
           { asset: consumed.session.asset, reason: error instanceof Error ? error.message : String(error) },
@@ -173,6 +177,20 @@ export async function registerSandboxRoutes(
         );
       }
       await recordSandboxOutcome(ctx.db, token, 'credited');
+      // In the history as bought (or deposited) through the on-ramp, with the status read from the receipt.
+      await recordSentCredit(
+        ctx,
+        client,
+        {
+          userId: consumed.session.user_id,
+          wallet: consumed.session.wallet_address as Address,
+          chainId: LOCAL_CHAIN_ID,
+          ...sent,
+          source: 'onramp',
+          onrampSession: consumed.session.token_hash,
+        },
+        request.log,
+      );
       request.log.info(
         { asset: consumed.session.asset, experience: consumed.session.experience },
         'sandbox on-ramp credited',
@@ -190,20 +208,17 @@ async function credit(
   session: SandboxSession,
   rpcUrl: string,
   usdc: Address | null,
-): Promise<void> {
+): Promise<{ txHash: Hex; asset: 'native' | 'usdc'; amount: bigint }> {
   const to = session.wallet_address as Address;
   if (isNativeOnrampAsset(session.asset as OnrampAsset)) {
-    await ctx.sendFromFaucet({ rpcUrl, chainId: LOCAL_CHAIN_ID, to, value: parseEther(session.amount) });
-    return;
+    const amount = parseEther(session.amount);
+    const txHash = await ctx.sendFromFaucet({ rpcUrl, chainId: LOCAL_CHAIN_ID, to, value: amount });
+    return { txHash, asset: 'native', amount };
   }
   if (usdc === null) throw new Error('the local chain has no test USDC');
-  await mintTestUsdc({
-    rpcUrl,
-    chainId: LOCAL_CHAIN_ID,
-    usdc,
-    to,
-    amount: parseUnits(session.amount, USDC_DECIMALS),
-  });
+  const amount = parseUnits(session.amount, USDC_DECIMALS);
+  const txHash = await mintTestUsdc({ rpcUrl, chainId: LOCAL_CHAIN_ID, usdc, to, amount });
+  return { txHash, asset: 'usdc', amount };
 }
 
 /** The test card's checks: the number (spaces allowed), a future MM/YY expiry, a 3- or 4-digit code. */

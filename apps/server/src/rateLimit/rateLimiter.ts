@@ -12,10 +12,11 @@ export interface RateLimiter {
    *
    * @param key - The limit and its subject, e.g. `otp-start:ip:203.0.113.9`.
    * @param now - The caller's clock; the window is `now` rounded down to a multiple of the window length.
+   * @returns How many more events the window allows after this one (0 when this one reached the limit).
    * @throws {DialError} `too_many_requests` with `retryAfterSeconds` (until the window ends);
    *   `rate_limit_unavailable` when the counters cannot be reached (never "allow everything").
    */
-  consume(key: string, limit: WindowLimit, now: Date): Promise<void>;
+  consume(key: string, limit: WindowLimit, now: Date): Promise<number>;
 }
 
 /** The start of the fixed window `now` falls in, in milliseconds since the epoch. */
@@ -26,7 +27,8 @@ export function windowStartMs(limit: WindowLimit, now: Date): number {
 
 /**
  * Refuses the event when `count` (this one included) is over the limit, with the whole seconds until the
- * counted window (which started at `startMs`) ends, at least 1.
+ * counted window (which started at `startMs`) ends, at least 1; else returns how many more events the
+ * window allows.
  */
 export function refuseOverLimit(
   key: string,
@@ -34,8 +36,8 @@ export function refuseOverLimit(
   now: Date,
   count: number,
   startMs: number,
-): void {
-  if (count <= limit.max) return;
+): number {
+  if (count <= limit.max) return limit.max - count;
   const endsAt = startMs + limit.windowSeconds * 1000;
   throw new DialError('too_many_requests', {
     retryAfterSeconds: Math.max(1, Math.ceil((endsAt - now.getTime()) / 1000)),

@@ -80,7 +80,7 @@ export function createRedisRateLimiter(client: RedisClient, options: RedisRateLi
           cause: error,
         });
       }
-      refuseOverLimit(key, limit, now, counted.count, counted.start);
+      return refuseOverLimit(key, limit, now, counted.count, counted.start);
     },
   };
 }

@@ -26,7 +26,7 @@ export function createSqlRateLimiter(db: Kysely<Database>): RateLimiter {
         )
         .returning(['count', 'window_start'])
         .executeTakeFirstOrThrow();
-      refuseOverLimit(key, limit, now, Number(row.count), Date.parse(row.window_start));
+      return refuseOverLimit(key, limit, now, Number(row.count), Date.parse(row.window_start));
     },
   };
 }

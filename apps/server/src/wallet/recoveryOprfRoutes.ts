@@ -29,18 +29,18 @@ export function registerRecoveryOprfRoutes(app: TypedApp, ctx: AppContext): void
           "route multiplies the element by the user's secret key, the browser unblinds and hashes the " +
           'result into the OPRF output, which it mixes with scrypt to key the recovery share. Each call ' +
           'counts against the per-user recovery limit shared with `GET /api/wallet/recovery` (429 ' +
-          '`too_many_requests` after it); an element that is not a valid, non-identity ristretto255 ' +
+          '`too_many_requests` after it), and the answer says how many of its tries are left (`triesLeft`); an element that is not a valid, non-identity ristretto255 ' +
           'encoding is refused with 400 `invalid_data`.',
       },
     },
     async (request) => {
       const userId = request.user!.id;
       // Counted before the element is even read: every request is a guess the caller may check.
-      await consumeRecoveryTry(ctx, userId);
+      const triesLeft = await consumeRecoveryTry(ctx, userId);
       const blinded = decodeShare(request.body.blindedElement);
       const key = deriveRecoveryOprfKey(ctx.keys.recoveryOprf, userId);
       try {
-        return { evaluatedElement: encodeShare(evaluateRecoveryOprf(key, blinded)) };
+        return { evaluatedElement: encodeShare(evaluateRecoveryOprf(key, blinded)), triesLeft };
       } finally {
         key.fill(0);
       }

@@ -1,7 +1,7 @@
-import type { ActivityPage, RecordTransferRequest, Transfer } from '@dial/api';
+import type { ActivityEntry, ActivityPage, RecordTransferRequest, Transfer } from '@dial/api';
 import { requestJson } from '../api/client';
 
-export type { ActivityPage, Transfer } from '@dial/api';
+export type { ActivityEntry, ActivityPage, Transfer } from '@dial/api';
 
 /**
  * Dispatched on `window` when this browser recorded a transfer or its outcome, so an activity list on
@@ -9,13 +9,19 @@ export type { ActivityPage, Transfer } from '@dial/api';
  */
 export const ACTIVITY_CHANGED = 'dial:activity-changed';
 
-/** The signed-in user's transfers, newest first. */
-export function listActivity(
-  options: { limit?: number; before?: string | null } = {},
-): Promise<ActivityPage> {
+/** Which page of the history to load: at most `limit`, after `cursor` (a `nextCursor`), on one network or all. */
+export interface ActivityQuery {
+  limit?: number;
+  cursor?: string | null;
+  chainId?: number | null;
+}
+
+/** The signed-in user's history, newest first: Dial transfers and every other credit to the wallet. */
+export function listActivity(options: ActivityQuery = {}): Promise<ActivityPage> {
   const query = new URLSearchParams();
   if (options.limit !== undefined) query.set('limit', String(options.limit));
-  if (options.before) query.set('before', options.before);
+  if (options.cursor) query.set('cursor', options.cursor);
+  if (options.chainId) query.set('chainId', String(options.chainId));
   const search = query.toString();
   return requestJson<ActivityPage>('GET', `/api/activity${search === '' ? '' : `?${search}`}`);
 }
@@ -38,3 +44,6 @@ export function recordTransfer(transfer: NewTransfer): Promise<Transfer> {
 export function checkTransferNow(id: string): Promise<Transfer> {
   return requestJson<Transfer>('PATCH', `/api/activity/${encodeURIComponent(id)}`, { body: {} });
 }
+
+/** An entry of the list (a Dial transfer or a credit). */
+export type { ActivityEntry as Entry };

@@ -1,19 +1,19 @@
 import { MAX_ACTIVITY_PAGE_SIZE } from '@dial/core';
-import type { ActivityPage, Transfer } from './activityApi';
+import type { ActivityEntry, ActivityPage } from './activityApi';
 
 /** The server's largest page (`GET /api/activity` `limit`). */
 export const MAX_PAGE_SIZE = MAX_ACTIVITY_PAGE_SIZE;
 
-/** `items` followed by those of `more` not already in it: overlapping pages never show a transfer twice. */
-export function appendNew(items: readonly Transfer[], more: readonly Transfer[]): Transfer[] {
+/** `items` followed by those of `more` not already in it: overlapping pages never show an entry twice. */
+export function appendNew(items: readonly ActivityEntry[], more: readonly ActivityEntry[]): ActivityEntry[] {
   const seen = new Set(items.map((item) => item.id));
   return [...items, ...more.filter((item) => !seen.has(item.id))];
 }
 
-export type FetchPage = (options: { limit: number; before: string | null }) => Promise<ActivityPage>;
+export type FetchPage = (options: { limit: number; cursor: string | null }) => Promise<ActivityPage>;
 
 /**
- * Loads the newest transfers again, at least `count` of them (or all there are), so a refresh keeps what
+ * Loads the newest entries again, at least `count` of them (or all there are), so a refresh keeps what
  * "Show more" had opened rather than dropping back to the first page. Asks for pages of `pageSize`, or
  * bigger ones (up to the server's maximum) when more are wanted.
  */
@@ -22,13 +22,13 @@ export async function loadAtLeast(
   count: number,
   pageSize: number,
 ): Promise<ActivityPage> {
-  let items: Transfer[] = [];
-  let before: string | null = null;
+  let items: ActivityEntry[] = [];
+  let cursor: string | null = null;
   do {
     const limit = Math.min(MAX_PAGE_SIZE, Math.max(pageSize, count - items.length));
-    const page: ActivityPage = await fetchPage({ limit, before });
+    const page: ActivityPage = await fetchPage({ limit, cursor });
     items = appendNew(items, page.items);
-    before = page.nextBefore;
-  } while (items.length < count && before !== null);
-  return { items, nextBefore: before };
+    cursor = page.nextCursor;
+  } while (items.length < count && cursor !== null);
+  return { items, nextCursor: cursor };
 }

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { listActivity, type Transfer } from './activityApi';
+import { onWalletChange } from '../live/walletChanges';
+import { type ActivityEntry, listActivity } from './activityApi';
 import { appendNew, loadAtLeast } from './pages';
 
 const PAGE_SIZE = 10;
@@ -9,8 +10,8 @@ export type ActivityState =
   | { status: 'failed'; error: unknown }
   | {
       status: 'ready';
-      items: Transfer[];
-      nextBefore: string | null;
+      items: ActivityEntry[];
+      nextCursor: string | null;
       loadingMore: boolean;
       /** Loading the list again, with the current one still shown. */
       refreshing: boolean;
@@ -19,12 +20,13 @@ export type ActivityState =
     };
 
 /**
- * The signed-in user's activity, newest first, a page at a time ("Show more" loads older ones). `reload`
- * loads it again keeping what is shown on screen meanwhile, and as many transfers as were shown, so a
- * refresh never closes what "Show more" opened. `shown` may come from the screen around the list, so the count
- * also outlives the list (its first load then loads as many).
+ * The signed-in user's history, newest first, a page at a time ("Show more" loads older ones), on one network
+ * (`chainId`) or all (`null`). `reload` loads it again keeping what is shown on screen meanwhile, and as many
+ * entries as were shown, so a refresh never closes what "Show more" opened; it runs by itself when the live
+ * stream says the activity changed. `shown` may come from the screen around the list, so the count also
+ * outlives the list (its first load then loads as many).
  */
-export function useActivity(remembered?: { current: number }) {
+export function useActivity(remembered?: { current: number }, chainId: number | null = null) {
   const [state, setState] = useState<ActivityState>({ status: 'loading' });
   const latest = useRef(0);
   const own = useRef(0);
@@ -41,7 +43,7 @@ export function useActivity(remembered?: { current: number }) {
     );
     try {
       const page = await loadAtLeast(
-        (options) => listActivity(options),
+        (options) => listActivity({ ...options, chainId }),
         Math.max(count, PAGE_SIZE),
         PAGE_SIZE,
       );
@@ -49,7 +51,7 @@ export function useActivity(remembered?: { current: number }) {
       setState({
         status: 'ready',
         items: page.items,
-        nextBefore: page.nextBefore,
+        nextCursor: page.nextCursor,
         loadingMore: false,
         refreshing: false,
         moreError: null,
@@ -62,22 +64,22 @@ export function useActivity(remembered?: { current: number }) {
           : { status: 'failed', error },
       );
     }
-  }, [shown]);
+  }, [shown, chainId]);
 
   const loadMore = useCallback(async () => {
-    if (state.status !== 'ready' || state.nextBefore === null || state.loadingMore || state.refreshing) {
+    if (state.status !== 'ready' || state.nextCursor === null || state.loadingMore || state.refreshing) {
       return;
     }
     const request = latest.current;
-    const before = state.nextBefore;
+    const cursor = state.nextCursor;
     setState({ ...state, loadingMore: true, moreError: null });
     try {
-      const page = await listActivity({ limit: PAGE_SIZE, before });
+      const page = await listActivity({ limit: PAGE_SIZE, cursor, chainId });
       if (request !== latest.current) return;
       setState((current) => {
         if (current.status !== 'ready') return current;
         const items = appendNew(current.items, page.items);
-        return { ...current, items, nextBefore: page.nextBefore, loadingMore: false, moreError: null };
+        return { ...current, items, nextCursor: page.nextCursor, loadingMore: false, moreError: null };
       });
     } catch (error) {
       if (request !== latest.current) return;
@@ -85,11 +87,19 @@ export function useActivity(remembered?: { current: number }) {
         current.status === 'ready' ? { ...current, loadingMore: false, moreError: error } : current,
       );
     }
-  }, [state]);
+  }, [state, chainId]);
 
   useEffect(() => {
     void reload();
   }, [reload]);
+
+  useEffect(
+    () =>
+      onWalletChange((event) => {
+        if (event.kind === 'activity') void reload();
+      }),
+    [reload],
+  );
 
   return { state, reload, loadMore };
 }

@@ -3,6 +3,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { erc20Abi } from 'viem';
 import type { ChainClient } from './createChainClient';
 import type { BalanceState } from './useBalance';
+import { useRetryWhileFailed } from './useRetryWhileFailed';
 
 /** A USDC balance: as a native one, or `unavailable` on a chain without USDC (Zora). */
 export type UsdcBalanceState = BalanceState | { status: 'unavailable' };
@@ -29,7 +30,7 @@ export function readUsdcBalance(
 /**
  * The USDC balance of `address`, read by the browser with the same client as the native balance. `usdc` is
  * the chain's USDC contract, undefined on a chain without one. Answers for a chain no longer shown are
- * ignored.
+ * ignored; a failed read is tried again by itself, as the native balance's.
  */
 export function useUsdcBalance(client: ChainClient, usdc: `0x${string}` | undefined, address: `0x${string}`) {
   const [state, setState] = useState<UsdcBalanceState>(
@@ -37,25 +38,37 @@ export function useUsdcBalance(client: ChainClient, usdc: `0x${string}` | undefi
   );
   const latest = useRef(0);
 
-  const refresh = useCallback(async () => {
-    const request = ++latest.current;
-    if (usdc === undefined) {
-      setState({ status: 'unavailable' });
-      return;
-    }
-    setState({ status: 'loading' });
-    try {
-      const value = await readUsdcBalance(client, usdc, address);
-      if (request === latest.current) setState({ status: 'ready', value });
-    } catch (error) {
-      if (request !== latest.current) return;
-      setState({ status: 'failed', error: new DialError('chain_unavailable', { cause: error }) });
-    }
-  }, [client, usdc, address]);
+  /**
+   * Reads again; `quiet` (an automatic retry) keeps what is shown until the answer. True when the balance
+   * read is the one shown.
+   */
+  const read = useCallback(
+    async (quiet: boolean) => {
+      const request = ++latest.current;
+      if (usdc === undefined) {
+        setState({ status: 'unavailable' });
+        return false;
+      }
+      if (!quiet) setState({ status: 'loading' });
+      try {
+        const value = await readUsdcBalance(client, usdc, address);
+        if (request !== latest.current) return false;
+        setState({ status: 'ready', value });
+        return true;
+      } catch (error) {
+        if (request !== latest.current) return false;
+        setState({ status: 'failed', error: new DialError('chain_unavailable', { cause: error }) });
+        return false;
+      }
+    },
+    [client, usdc, address],
+  );
+  const refresh = useCallback(() => read(false), [read]);
 
   useEffect(() => {
     void refresh();
   }, [refresh]);
+  useRetryWhileFailed(state.status === 'failed' ? state.error : null, () => void read(true));
 
   return { state, refresh };
 }

@@ -1,17 +1,29 @@
 import { blindRecoveryPassword, decodeShare, encodeShare, finalizeRecoveryPassword } from '@dial/core';
 import { requestJson } from '../api/client';
 
-/** Sends a blinded element to be evaluated under the signed-in user's OPRF key; returns the answer. */
-export type EvaluateBlinded = (blindedElement: Uint8Array) => Promise<Uint8Array>;
+/**
+ * Sends a blinded element to be evaluated under the signed-in user's OPRF key; returns the answer, and tells
+ * `onTriesLeft` how many of the user's recovery tries the hour still allows.
+ */
+export type EvaluateBlinded = (
+  blindedElement: Uint8Array,
+  onTriesLeft?: (triesLeft: number) => void,
+) => Promise<Uint8Array>;
 
 /**
  * `POST /api/wallet/recovery/oprf`: the server evaluates the blinded password. Counted against the hourly
- * recovery limit (`too_many_requests` with the wait after it).
+ * recovery limit (`too_many_requests` with the wait after it); the answer says how much of it is left.
  */
-export async function evaluateOnServer(blindedElement: Uint8Array): Promise<Uint8Array> {
-  const answer = await requestJson<{ evaluatedElement: string }>('POST', '/api/wallet/recovery/oprf', {
-    body: { blindedElement: encodeShare(blindedElement) },
-  });
+export async function evaluateOnServer(
+  blindedElement: Uint8Array,
+  onTriesLeft?: (triesLeft: number) => void,
+): Promise<Uint8Array> {
+  const answer = await requestJson<{ evaluatedElement: string; triesLeft?: number }>(
+    'POST',
+    '/api/wallet/recovery/oprf',
+    { body: { blindedElement: encodeShare(blindedElement) } },
+  );
+  if (typeof answer.triesLeft === 'number') onTriesLeft?.(answer.triesLeft);
   return decodeShare(answer.evaluatedElement);
 }
 
@@ -20,6 +32,7 @@ export async function evaluateOnServer(blindedElement: Uint8Array): Promise<Uint
  * server sees nothing of it, and the output needs the server's per-user key, so whoever copies the
  * encrypted recovery share cannot check a guess without asking the server, which counts every guess.
  *
+ * @param onTriesLeft - Told how many of the user's hourly recovery tries are left after this evaluation.
  * @returns the 64-byte OPRF output; the caller wipes it when done.
  * @throws {DialError} `too_many_requests`, `invalid_data` for an answer that is no valid element, or an
  * API error.
@@ -27,10 +40,11 @@ export async function evaluateOnServer(blindedElement: Uint8Array): Promise<Uint
 export async function hardenPassword(
   password: string,
   evaluate: EvaluateBlinded = evaluateOnServer,
+  onTriesLeft?: (triesLeft: number) => void,
 ): Promise<Uint8Array> {
   const { blind, blindedElement } = blindRecoveryPassword(password);
   try {
-    return finalizeRecoveryPassword(password, blind, await evaluate(blindedElement));
+    return finalizeRecoveryPassword(password, blind, await evaluate(blindedElement, onTriesLeft));
   } finally {
     blind.fill(0);
   }

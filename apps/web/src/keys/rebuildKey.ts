@@ -2,6 +2,7 @@ import { combineWalletShares, DialError, decodeShare, isDialError } from '@dial/
 import type { Hex } from 'viem';
 import { type ShareSlot, splitId } from './deviceShareRecords';
 import { deviceShareStore } from './deviceShareStore';
+import { KEYS_CHANGED_MESSAGE, reportKeysChanged } from './keyShareCheck';
 
 /** The key rebuilt from this browser's device share of the server's split. */
 export interface KeyRebuilt {
@@ -70,8 +71,9 @@ export async function rebuildFromDeviceShare(
 /**
  * The wallet's private key, rebuilt with this browser's device share of the server's split.
  *
- * @throws {DialError} `device_share_missing` (none held), `wallet_mismatch` (a share of that generation is
- * held but belongs to another split).
+ * @throws {DialError} `device_share_missing` (none held; saying the keys were changed elsewhere when an older
+ * share is held), `wallet_mismatch` (a share of that generation is held but belongs to another split). Either
+ * is reported first ({@link reportKeysChanged}).
  */
 export async function keyFromDeviceShare(
   userId: string,
@@ -79,6 +81,11 @@ export async function keyFromDeviceShare(
 ): Promise<Hex> {
   const rebuilt = await rebuildFromDeviceShare(userId, wallet);
   if (rebuilt.found) return rebuilt.privateKey;
+  // The wallet screen checks again and leads to recovery.
+  reportKeysChanged();
   if (rebuilt.mismatched.length > 0 || rebuilt.otherSplit) throw new DialError('wallet_mismatch');
-  throw new DialError('device_share_missing');
+  throw new DialError(
+    'device_share_missing',
+    rebuilt.older ? { message: KEYS_CHANGED_MESSAGE, details: 'keys replaced elsewhere' } : {},
+  );
 }

@@ -141,6 +141,34 @@ describe('recovering with a password', () => {
     expect(calls).toMatchObject({ evaluations: 1, failures: 0 });
   });
 
+  it('says how many password tries are left after a wrong one, then the last, then the real wait', async () => {
+    await walletWithRecovery(async (share) =>
+      protectWithPassword(share, ADDRESS, PASSWORD, await harden(PASSWORD), undefined, FAST),
+    );
+    const wrong = () =>
+      rejection(
+        recoverToRotation(USER, { method: 'password', password: 'plum orchard lantern 43' }, () => {}),
+      );
+    // The hour's budget is 10; each try fetches the record and evaluates the password once. (Setting up
+    // above evaluated once, outside this browser's count: 9 left, so 4 whole tries.)
+    const messages: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      const error = await wrong();
+      expect(isDialError(error, 'wrong_recovery_password')).toBe(true);
+      messages.push((error as DialError).message);
+    }
+    expect(messages).toEqual([
+      'That recovery password is not right. 3 tries left before Dial makes you wait.',
+      'That recovery password is not right. 2 tries left before Dial makes you wait.',
+      'That recovery password is not right. 1 try left before Dial makes you wait.',
+      'That recovery password is not right. That was the last try for now: Dial makes you wait before the next one, to keep guessers out.',
+    ]);
+    // The fetch takes the last use; the evaluation is refused with the real wait.
+    const refused = await wrong();
+    expect(isDialError(refused, 'too_many_requests')).toBe(true);
+    expect((refused as DialError).retryAfterSeconds).toBeGreaterThan(0);
+  }, 60_000);
+
   it('stops before scrypt when the server refuses the evaluation, passing on the wait', async () => {
     await walletWithRecovery(async (share) =>
       protectWithPassword(share, ADDRESS, PASSWORD, await harden(PASSWORD), undefined, FAST),

@@ -26,7 +26,8 @@ export type RecoveryStage = 'fetching' | 'unlocking' | 'protecting';
  * written before the OPRF opens with scrypt alone (a wrong password is then reported, as before), and the
  * new recovery share is always protected with the OPRF: old records are re-wrapped on their first use.
  *
- * @throws {DialError} `wrong_recovery_password`, `too_many_requests` (with the wait), `recovery_not_set_up`,
+ * @throws {DialError} `wrong_recovery_password` (saying the tries left before a wait, for a hardened record),
+ * `too_many_requests` (with the wait), `recovery_not_set_up`,
  * `wallet_mismatch`, `user_rejected` (passkey cancelled), or an API error.
  */
 export async function recoverToRotation(
@@ -124,13 +125,38 @@ async function unlockWithPassword(
       throw error;
     }
   }
-  const oprfOutput = await hardenPassword(password, evaluate);
+  let triesLeft: number | undefined;
+  const oprfOutput = await hardenPassword(password, evaluate, (left) => {
+    triesLeft = left;
+  });
   try {
     return { share: await openWithPassword(stored, address, password, oprfOutput, onProgress), oprfOutput };
   } catch (error) {
     oprfOutput.fill(0);
+    if (isDialError(error, 'wrong_recovery_password') && triesLeft !== undefined) {
+      throw new DialError('wrong_recovery_password', {
+        message: wrongPasswordMessage(triesLeft),
+        cause: error,
+      });
+    }
     throw error;
   }
+}
+
+/** What one password try spends of the hourly recovery budget: the record's fetch and one evaluation. */
+const BUDGET_PER_PASSWORD_TRY = 2;
+
+/**
+ * "That recovery password is not right. 3 tries left …", from the budget the server says is left
+ * (`triesLeft` of the OPRF answer): each try of a password fetches the record and evaluates it once.
+ */
+export function wrongPasswordMessage(budgetLeft: number): string {
+  const tries = Math.floor(budgetLeft / BUDGET_PER_PASSWORD_TRY);
+  const wrong = 'That recovery password is not right.';
+  if (tries === 0) {
+    return `${wrong} That was the last try for now: Dial makes you wait before the next one, to keep guessers out.`;
+  }
+  return `${wrong} ${tries} ${tries === 1 ? 'try' : 'tries'} left before Dial makes you wait.`;
 }
 
 /** Runs a decryption; on a wrong secret tells the server (it counts tries) and throws the right error. */

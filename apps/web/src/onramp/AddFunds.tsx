@@ -2,9 +2,11 @@ import { normalizeOnrampAmount } from '@dial/core';
 import { type FormEvent, useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { AppConfig, OnrampAssetCode, OnrampInfo } from '../api/types';
 import { formatBalance } from '../chain/formatBalance';
+import { walletChains } from '../chain/walletChains';
 import { ErrorMessage } from '../ui/ErrorMessage';
 import { FieldMessage, fieldMessageId } from '../ui/FieldMessage';
 import { AMOUNT_PRESETS, checkAmountInput } from './amountPresets';
+import { networkLabel, offerOn } from './offerOn';
 import { type PurchasePhase, useOnrampPurchase } from './useOnrampPurchase';
 import './addFunds.css';
 
@@ -12,6 +14,8 @@ export interface AddFundsProps {
   config: AppConfig;
   onramp: OnrampInfo;
   address: `0x${string}`;
+  /** The network the wallet shows: the form opens on an offer that lands there, when there is one. */
+  chainId: number;
   /** `buy`: by card; `send`: deposit from an exchange account. */
   experience: 'buy' | 'send';
   /** The funds arrived: the caller reloads what it shows. */
@@ -23,18 +27,28 @@ export interface AddFundsProps {
  * "Buy" (by card) and "Deposit from exchange": asset, network and amount (with presets), then the
  * provider's payment page in a popup (or a new tab), then the outcome and the new balance.
  */
-export default function AddFunds({ config, onramp, address, experience, onArrived, onClose }: AddFundsProps) {
+export default function AddFunds({
+  config,
+  onramp,
+  address,
+  chainId,
+  experience,
+  onArrived,
+  onClose,
+}: AddFundsProps) {
   const ids = useId();
   const heading = useRef<HTMLHeadingElement>(null);
   const assets = useMemo(() => [...new Set(onramp.offers.map((offer) => offer.asset))], [onramp.offers]);
-  const [asset, setAsset] = useState<OnrampAssetCode>(assets[0] ?? 'USDC');
+  const chains = useMemo(() => walletChains(config, window.location.origin), [config]);
+  const [opening] = useState(() => offerOn(onramp.offers, chainId));
+  const [asset, setAsset] = useState<OnrampAssetCode>(opening?.asset ?? assets[0] ?? 'USDC');
   const networks = onramp.offers.filter((offer) => offer.asset === asset);
-  const [network, setNetwork] = useState(networks[0]?.network ?? '');
+  const [network, setNetwork] = useState(opening?.network ?? networks[0]?.network ?? '');
   const offer = networks.find((candidate) => candidate.network === network) ?? networks[0];
   const presets = AMOUNT_PRESETS[asset];
   const [amount, setAmount] = useState(presets[1] ?? presets[0] ?? '');
   const [amountError, setAmountError] = useState<string | null>(null);
-  const { phase, start, reset } = useOnrampPurchase(config, address, onArrived);
+  const { phase, start, reopen, reset } = useOnrampPurchase(config, address, onArrived);
   const buy = experience === 'buy';
   const title = buy ? 'Buy crypto' : 'Deposit from exchange';
 
@@ -44,7 +58,7 @@ export default function AddFunds({ config, onramp, address, experience, onArrive
 
   const chooseAsset = (next: OnrampAssetCode) => {
     setAsset(next);
-    const first = onramp.offers.find((candidate) => candidate.asset === next);
+    const first = offerOn(onramp.offers, chainId, next);
     setNetwork(first?.network ?? '');
     const nextPresets = AMOUNT_PRESETS[next];
     setAmount(nextPresets[1] ?? nextPresets[0] ?? '');
@@ -103,7 +117,7 @@ export default function AddFunds({ config, onramp, address, experience, onArrive
             >
               {networks.map((candidate) => (
                 <option key={candidate.network} value={candidate.network}>
-                  {candidate.networkName}
+                  {networkLabel(candidate, chains)}
                 </option>
               ))}
             </select>
@@ -163,6 +177,7 @@ export default function AddFunds({ config, onramp, address, experience, onArrive
             onClose();
           }}
           onStop={reset}
+          onReopen={reopen}
         />
       )}
     </section>
@@ -175,11 +190,13 @@ function PurchaseProgress({
   buy,
   onDone,
   onStop,
+  onReopen,
 }: {
   phase: Exclude<PurchasePhase, { status: 'idle' } | { status: 'failed' }>;
   buy: boolean;
   onDone(): void;
   onStop(): void;
+  onReopen(): void;
 }) {
   return (
     <div className="add-funds-progress">
@@ -199,6 +216,15 @@ function PurchaseProgress({
           <button type="button" className="button button-secondary" onClick={onStop}>
             Stop waiting
           </button>
+        ) : phase.status === 'closed' ? (
+          <>
+            <button type="button" className="button button-primary" onClick={onReopen}>
+              Open the {buy ? 'checkout' : 'deposit page'} again
+            </button>
+            <button type="button" className="button button-secondary" onClick={onDone}>
+              Done
+            </button>
+          </>
         ) : (
           <button type="button" className="button button-primary" onClick={onDone}>
             Done
@@ -227,5 +253,7 @@ function describePhase(
       return `The funds arrived. Your balance on ${phase.reader.chain.name}: ${formatBalance(phase.balance, phase.reader)}.`;
     case 'timed-out':
       return 'The funds have not arrived yet. Payments can take a few minutes: check your balance again later.';
+    case 'closed':
+      return `The ${buy ? 'checkout' : 'deposit page'} was closed before it finished, so Dial stopped waiting for the funds.`;
   }
 }

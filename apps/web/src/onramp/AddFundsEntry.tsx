@@ -1,6 +1,7 @@
 import { lazy, Suspense, useState } from 'react';
 import type { AppConfig } from '../api/types';
 import { LoadFailureBoundary } from '../ui/LoadFailureBoundary';
+import { PanelHeading } from '../ui/PanelHeading';
 import './addFunds.css';
 
 const AddFunds = lazy(() => import('./AddFunds'));
@@ -8,6 +9,8 @@ const AddFunds = lazy(() => import('./AddFunds'));
 export interface AddFundsEntryProps {
   config: AppConfig;
   address: `0x${string}`;
+  /** The network the wallet shows: the panel opens on an offer that lands there, when there is one. */
+  chainId: number;
   /** The funds of a purchase arrived: reload the balances shown. */
   onFunded(): void;
   /** A sentence before the buttons, e.g. why funds are needed. */
@@ -18,7 +21,7 @@ export interface AddFundsEntryProps {
  * "Add funds": Buy (by card) and Deposit from exchange, each opening its panel (loaded on first use). Renders
  * nothing when the server offers no on-ramp.
  */
-export function AddFundsEntry({ config, address, onFunded, lead }: AddFundsEntryProps) {
+export function AddFundsEntry({ config, address, chainId, onFunded, lead }: AddFundsEntryProps) {
   const [open, setOpen] = useState<'buy' | 'send' | null>(null);
   const onramp = config.onramp ?? null;
   if (onramp === null || onramp.offers.length === 0) return null;
@@ -31,6 +34,7 @@ export function AddFundsEntry({ config, address, onFunded, lead }: AddFundsEntry
             config={config}
             onramp={onramp}
             address={address}
+            chainId={chainId}
             experience={open}
             onArrived={onFunded}
             onClose={() => setOpen(null)}
@@ -41,7 +45,7 @@ export function AddFundsEntry({ config, address, onFunded, lead }: AddFundsEntry
   }
   return (
     <section className="panel add-funds-entry" aria-label="Add funds">
-      <h2>Add funds</h2>
+      <PanelHeading id="add-funds-title">Add funds</PanelHeading>
       {lead !== undefined && <p className="hint">{lead}</p>}
       <div className="actions">
         <button type="button" className="button button-primary" onClick={() => setOpen('buy')}>

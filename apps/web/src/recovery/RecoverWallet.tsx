@@ -2,6 +2,7 @@ import './recovery.css';
 import { type FormEvent, useRef, useState } from 'react';
 import { toDialError } from '../api/describeError';
 import type { User } from '../api/types';
+import { KEYS_CHANGED_MESSAGE } from '../keys/keyShareCheck';
 import type { WalletToRecover } from '../keys/openWallet';
 import { type RecoveryStage, recoverToRotation } from '../keys/recoverToRotation';
 import { ConfirmWithCode } from '../reauth/ConfirmWithCode';
@@ -103,11 +104,14 @@ export default function RecoverWallet({ user, toRecover, onRecovered, onSignedOu
           here; the share that does not match is then removed.
         </p>
       ) : toRecover.hasOlderShare ? (
-        <p>
-          Your wallet's keys were changed on another device (for example when it was recovered or its recovery
-          was changed there), so the key this browser holds no longer opens it. Recover it with your recovery{' '}
-          {method === 'passkey' ? 'passkey' : 'password'} to use it here.
-        </p>
+        <>
+          <p className="warning-box">{KEYS_CHANGED_MESSAGE}</p>
+          <p>
+            It was recovered, or its recovery was changed, there, so the key share this browser holds no
+            longer opens it. Use your recovery {method === 'passkey' ? 'passkey' : 'password'}: your funds are
+            safe.
+          </p>
+        </>
       ) : (
         <p>
           This browser does not hold your wallet's key. Use your recovery{' '}

@@ -1,29 +1,41 @@
 import './recovery.css';
+import { useId } from 'react';
 import { useWalletSecurity } from './walletSecurity';
 
+interface RecoveryReminderProps {
+  /**
+   * Shown after a send of real value (on a network that is not a test one): whatever "Later" said, and
+   * without "Later".
+   */
+  atSend?: boolean;
+}
+
 /**
- * Asks a person without recovery to set it up, and says plainly what is at stake. "Later" hides it until
- * the wallet opens again; it keeps coming back until recovery is set up.
+ * Asks a person without recovery to set it up, in a few lines under the balance, and says plainly what is at
+ * stake. "Later" hides it for a few days in this browser (`reminderSnooze.ts`); it comes back then, and after
+ * the next send of real value, until recovery is set up.
  */
-export function RecoveryReminder() {
+export function RecoveryReminder({ atSend = false }: RecoveryReminderProps) {
   const security = useWalletSecurity();
-  if (security === null || security.recovery !== null || security.reminderDismissed) return null;
+  const titleId = useId();
+  if (security === null || security.recovery !== null || (!atSend && security.reminderDismissed)) return null;
 
   return (
-    <section className="recovery-reminder" aria-labelledby="recovery-reminder-title">
-      <h2 id="recovery-reminder-title">Protect your funds</h2>
+    <section className="recovery-reminder" aria-labelledby={titleId}>
+      <h2 id={titleId}>Protect your funds</h2>
       <p>
-        Your wallet's key lives in this browser. If this browser's data is lost (a new phone, cleared browsing
-        data) and you have no recovery password or passkey, the wallet and its funds are gone for good: Dial
-        cannot reset it.
+        {atSend && 'This wallet now holds real value. '}Only this browser holds your wallet's key. If its data
+        is lost, the wallet and its funds are gone for good: Dial cannot reset it.
       </p>
       <div className="row">
         <button type="button" className="button button-primary" onClick={security.openRecoverySetup}>
           Set up recovery
         </button>
-        <button type="button" className="button button-link" onClick={security.dismissReminder}>
-          Later
-        </button>
+        {!atSend && (
+          <button type="button" className="button button-link" onClick={security.dismissReminder}>
+            Later
+          </button>
+        )}
       </div>
     </section>
   );

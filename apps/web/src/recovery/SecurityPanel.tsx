@@ -1,4 +1,6 @@
 import './recovery.css';
+import { Confirmation } from '../ui/Confirmation';
+import { PanelHeading } from '../ui/PanelHeading';
 import { describeRecovery, useWalletSecurity } from './walletSecurity';
 
 /** "Security" on the wallet home: the recovery status with set up / change, and exporting the private key. */
@@ -9,13 +11,11 @@ export function SecurityPanel() {
 
   return (
     <section className="panel security" aria-labelledby="security-title">
-      <h2 id="security-title">Security</h2>
+      <PanelHeading id="security-title">Security</PanelHeading>
       <p className={recovery === null ? 'security-status security-status-missing' : 'security-status'}>
         {recovery === null ? 'Recovery is not set up.' : `Recovery: ${describeRecovery(recovery)}.`}
       </p>
-      <p className="message message-success" role="status">
-        {security.notice}
-      </p>
+      <Confirmation message={security.notice} />
       <div className="actions">
         <button
           type="button"

@@ -8,7 +8,7 @@ import type { StoredWallet } from '../api/types';
  */
 export interface WalletSecurity {
   recovery: StoredWallet['recovery'];
-  /** The person chose "Later" on the recovery reminder (it comes back the next time the wallet opens). */
+  /** The person chose "Later" on the recovery reminder in the last few days (`reminderSnooze.ts`). */
   reminderDismissed: boolean;
   dismissReminder(): void;
   openRecoverySetup(): void;

@@ -173,7 +173,13 @@ export function SendForm({
       )}
 
       <div className="actions">
-        <button type="submit" className="button button-primary" aria-disabled={reviewWaiting}>
+        <button
+          type="submit"
+          className="button button-primary"
+          aria-disabled={reviewWaiting}
+          // Nothing can be sent before the balance is known.
+          disabled={form.balanceError !== null}
+        >
           {reviewWaiting ? 'Checking…' : 'Review'}
         </button>
         <button type="button" className="button button-secondary" onClick={onCancel}>
@@ -239,7 +245,8 @@ function FeeLine({ form, chain }: { form: SendFormState; chain: Chain }) {
             ? 'could not be estimated'
             : 'estimating…'}
       </p>
-      {fee.state.status === 'failed' && estimate === null && (
+      {/* With the balance unreadable too, the network's problem is said once, by the balance's message. */}
+      {fee.state.status === 'failed' && estimate === null && form.balanceError === null && (
         <>
           <ErrorMessage error={fee.state.error} />
           <button type="button" className="button button-link" onClick={fee.retry}>

@@ -18,6 +18,8 @@ import type { ChainClient } from '../chain/createChainClient';
 
 export interface SendScreenProps {
   userId: string;
+  /** The person's own number (E.164), or null: the form asks for a number in its country first. */
+  ownPhone: string | null;
   /** Who signs: the embedded wallet's key, or the person's own wallet app. */
   signer: WalletSigner;
   address: `0x${string}`;
@@ -220,11 +222,12 @@ export function SendScreen(props: SendScreenProps) {
 }
 
 /** The form's first values: a link's, else the draft kept in this tab, else an empty form. */
-function openingDraft({ userId, chain, chains, hasUsdc }: SendScreenProps): SendStart {
+function openingDraft({ userId, ownPhone, chain, chains, hasUsdc }: SendScreenProps): SendStart {
+  const blank = blankSendDraft(ownPhone);
   const link = readSendLink(window.location.search, {
     chains,
     chainId: chain.id,
-    blank: blankSendDraft(),
+    blank,
     hasUsdc,
   });
   if (link !== null) return { ...link, fromLink: true };
@@ -232,7 +235,7 @@ function openingDraft({ userId, chain, chains, hasUsdc }: SendScreenProps): Send
   if (kept !== null && chains.some((candidate) => candidate.id === kept.chainId)) {
     return { ...kept, problems: [], fromLink: false };
   }
-  return { draft: blankSendDraft(), chainId: chain.id, problems: [], fromLink: false };
+  return { draft: blank, chainId: chain.id, problems: [], fromLink: false };
 }
 
 function isBlank(draft: SendDraft): boolean {

@@ -1,8 +1,10 @@
 import { useRef } from 'react';
 import type { Chain } from 'viem';
 import { formatExactAmount } from '../chain/formatExactAmount';
+import { RecoveryReminder } from '../recovery/RecoveryReminder';
 import { ErrorMessage } from '../ui/ErrorMessage';
 import { useFocusOnMount } from '../ui/useFocusOnMount';
+import { describeRecipient } from './describeRecipient';
 import { explorerName, explorerTxUrl } from './explorerLink';
 import { assetUnits, type SendPlan } from './useSendForm';
 import type { SendProgress } from './useSendTransfer';
@@ -15,9 +17,8 @@ interface SendStatusProps {
   onDone(): void;
 }
 
-const STATUS_TEXT: Record<SentProgress['phase'], string> = {
+const STATUS_TEXT: Record<Exclude<SentProgress['phase'], 'confirmed'>, string> = {
   pending: 'Pending: waiting for the network to include it.',
-  confirmed: 'Confirmed: the transfer is done.',
   failed: 'Failed: the network did not carry out this transfer. Nothing was moved except the network fee.',
   'timed-out':
     'Still pending after 5 minutes. It may yet go through: check the block explorer or your activity later.',
@@ -42,9 +43,13 @@ export function SendStatus({ plan, progress, onDone }: SendStatusProps) {
         aria-label="Transfer status"
       >
         {progress.phase === 'pending' && <span className="spinner" aria-hidden="true" />}
-        {STATUS_TEXT[progress.phase]}
+        {progress.phase === 'confirmed'
+          ? `Confirmed. Sent ${formatExactAmount(plan.amount, units)} to ${describeRecipient(plan.recipient)}.`
+          : STATUS_TEXT[progress.phase]}
       </p>
       <TransactionLink chain={plan.chain} hash={progress.hash} />
+      {/* Real value just moved: without recovery, say what is at stake (test networks hold none). */}
+      {!plan.chain.testnet && <RecoveryReminder atSend />}
       {progress.recordError !== null && (
         <>
           <p className="hint">The transfer went out, but your activity list could not be updated:</p>

@@ -1,5 +1,5 @@
 import { USDC_DECIMALS } from '@dial/core';
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { Chain } from 'viem';
 import type { ChainClient } from '../chain/createChainClient';
 import type { BalanceState } from '../chain/useBalance';
@@ -54,17 +54,20 @@ export interface SendFormOptions {
   client: ChainClient;
   nativeBalance: BalanceState;
   usdcBalance: UsdcBalanceState;
-  /** What the form opens with (a kept draft, a link's values); empty when left out. */
-  initial?: SendDraft | undefined;
+  /** What the form opens with: a kept draft, a link's values, or a blank draft. */
+  initial: SendDraft;
   /** Show the recipient's problem at once, not only after "Review": the value came whole from a link. */
   revealRecipient?: boolean | undefined;
 }
 
-/** An empty form, the recipient asked by phone in the person's country. */
-export function blankSendDraft(): SendDraft {
+/**
+ * An empty form, the recipient asked by phone in the person's country: their own number's (`ownPhone`,
+ * E.164), else the last one they picked, else their browser's (see `initialCountry`).
+ */
+export function blankSendDraft(ownPhone: string | null): SendDraft {
   return {
     mode: 'phone',
-    countryCode: initialCountry(),
+    countryCode: initialCountry(ownPhone),
     phone: '',
     address: '',
     asset: 'native',
@@ -93,7 +96,7 @@ export function useSendForm({
   initial,
   revealRecipient = false,
 }: SendFormOptions) {
-  const [draft, setDraft] = useState<SendDraft>(() => initial ?? blankSendDraft());
+  const [draft, setDraft] = useState<SendDraft>(initial);
   /** Set by a first "Review": from then on every field's problem shows, not only the obvious ones. */
   const [submitted, setSubmitted] = useState(false);
   const update = useCallback(
@@ -154,6 +157,15 @@ export function useSendForm({
   );
   const fee = useFeeEstimate(client, address, call);
   const estimate = fee.state.status === 'ready' && fee.state.key === fee.key ? fee.state.estimate : null;
+  // The balances came back (the network is reachable again): estimate again a fee that failed meanwhile.
+  const balanceFailed = balanceError !== null;
+  const { retry: retryFee } = fee;
+  const feeFailed = fee.state.status === 'failed';
+  const wasFailing = useRef(balanceFailed);
+  useEffect(() => {
+    if (wasFailing.current && !balanceFailed && feeFailed) retryFee();
+    wasFailing.current = balanceFailed;
+  }, [balanceFailed, feeFailed, retryFee]);
 
   const enough =
     amount.ok && estimate !== null && funds !== null

@@ -1,15 +1,16 @@
-import { maskIdentifier } from '@dial/core';
+import { formatPhoneInput, readE164 } from '@dial/core';
 import type { User } from '../api/types';
 
 /**
- * The signed-in identity, masked for the wallet screen: a phone number as `maskIdentifier` shows it
- * ("*3456"); an e-mail address with its first character and its domain ("a•••@example.com"), since its last
- * four characters (".com") would not say which address it is.
+ * Who is signed in, in full, for the person's own screens ("Signed in as +44 7911 123456"): their phone
+ * number grouped internationally, else their e-mail address, else their wallet's address (an account
+ * signed in with a wallet). Only other people are masked (the activity list, the send review); a person's own
+ * identity is theirs to read. Null for an account with none of them.
  */
-export function describeIdentity(user: Pick<User, 'phone' | 'email'>): string | null {
-  if (user.phone !== null) return maskIdentifier(user.phone);
-  if (user.email === null) return null;
-  const at = user.email.lastIndexOf('@');
-  if (at <= 0) return maskIdentifier(user.email);
-  return `${user.email.slice(0, 1)}•••${user.email.slice(at)}`;
+export function describeIdentity(user: Pick<User, 'phone' | 'email' | 'wallet'>): string | null {
+  if (user.phone !== null) {
+    const phone = readE164(user.phone, null);
+    return phone.ok ? formatPhoneInput(phone.e164, phone.countryCode).text : user.phone;
+  }
+  return user.email ?? user.wallet?.address ?? null;
 }

@@ -13,6 +13,7 @@ interface CodeEntryProps<Result> {
   /** Where the code is checked and a new one sent (sign-in's, or linking a method's). */
   routes: CodeRoutes<Result>;
   onVerified(result: Result): void;
+  /** The challenge changed: a new code was sent, or the server said how long until the next. */
   onResent(challenge: Challenge): void;
   onBack(): void;
 }

@@ -3,6 +3,7 @@ import { examplePhone, formatPhoneInput } from '@dial/core';
 import { type ChangeEvent, type RefObject, useRef } from 'react';
 import { FieldMessage, fieldMessageId } from '../ui/FieldMessage';
 import { CountryPicker } from './CountryPicker';
+import { rememberCountry } from './countryList';
 import { applyPhoneEdit } from './phoneEditing';
 
 interface PhoneFieldProps {
@@ -53,6 +54,8 @@ export function PhoneField({
   };
 
   const onCountry = (code: string) => {
+    // The next phone field on this browser (after sign-out too) starts with it.
+    rememberCountry(code);
     // An international number ("+44 …") names its own country: leave it as typed.
     const phone = value.trim().startsWith('+') ? value : formatPhoneInput(value, code).text;
     onChange({ phone, countryCode: code });

@@ -1,11 +1,12 @@
 import type { ReactNode } from 'react';
-import { useEffect } from 'react';
+import { useCallback, useEffect } from 'react';
 import type { OtpChannel, User } from '../api/types';
 import { useWalletSignIn, type WalletSignIn } from '../connect/useWalletSignIn';
 import { WalletChoices } from '../connect/WalletChoices';
 import { CodeEntry } from './CodeEntry';
 import { signInCodeRoutes } from './codeRoutes';
 import { getCountries } from './countryList';
+import { keepChallenge } from './keptChallenge';
 import { SignIn } from './SignIn';
 import { useSignInFlow } from './useSignInFlow';
 
@@ -27,8 +28,16 @@ interface SignInFlowProps {
 
 /** Sign-in: the form, then the code. */
 export function SignInFlow({ channels, moreWallets, onSignedIn, preloadNext }: SignInFlowProps) {
-  const flow = useSignInFlow(channels[0] ?? 'sms', signInCodeRoutes.send);
-  const walletSignIn = useWalletSignIn(onSignedIn);
+  // A reload on the code screen opens it again (the code sent still works), until the person signs in.
+  const flow = useSignInFlow(channels[0] ?? 'sms', signInCodeRoutes.send, true);
+  const signedIn = useCallback(
+    (user: User) => {
+      keepChallenge(null);
+      onSignedIn(user);
+    },
+    [onSignedIn],
+  );
+  const walletSignIn = useWalletSignIn(signedIn);
   const onCodeStep = flow.step.name === 'code';
 
   // While the code is typed, fetch the wallet screen's chunk so it opens without a wait.
@@ -41,7 +50,7 @@ export function SignInFlow({ channels, moreWallets, onSignedIn, preloadNext }: S
       <CodeEntry
         challenge={flow.step.challenge}
         routes={signInCodeRoutes}
-        onVerified={onSignedIn}
+        onVerified={signedIn}
         onResent={flow.resent}
         onBack={flow.back}
       />

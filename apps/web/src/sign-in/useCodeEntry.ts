@@ -1,12 +1,13 @@
+import { isDialError } from '@dial/core';
 import { useCallback, useState } from 'react';
 import type { CodeRoutes } from './codeRoutes';
 import { useCodeCheck } from './useCodeCheck';
-import type { Challenge } from './useSignInFlow';
+import { type Challenge, challengeFor } from './useSignInFlow';
 
 /**
  * The code-entry screen's behaviour: the code is checked through {@link useCodeCheck} (digits only, checked
  * as soon as all six are there, a wrong code clears the field and the focus stays in it); resending is allowed
- * once the server's wait is over.
+ * once the server's wait is over (when it says a resend is too soon, the countdown shows its real wait).
  */
 export function useCodeEntry<Result>(
   initial: Challenge,
@@ -42,10 +43,17 @@ export function useCodeEntry<Result>(
           })
           .catch((error: unknown) => {
             setNotice('');
+            // Too soon (another tab asked for one): the resend button counts down the server's real wait.
+            const wait = isDialError(error, 'code_recently_sent') ? error.retryAfterSeconds : undefined;
+            if (wait !== undefined) {
+              const later = { ...challenge, resendAt: Date.now() + wait * 1000 };
+              setChallenge(later);
+              onResent(later);
+            }
             throw error;
           })
           .finally(() => setChecking(false));
-        const next = { ...challenge, started, resendAt: Date.now() + started.resendAfterSeconds * 1000 };
+        const next = challengeFor(started, challenge.display);
         setChallenge(next);
         onResent(next);
         codeReplaced();

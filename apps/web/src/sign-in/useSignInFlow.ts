@@ -1,7 +1,9 @@
+import { isDialError } from '@dial/core';
 import { useCallback, useRef, useState } from 'react';
 import type { OtpChannel, OtpStarted } from '../api/types';
 import type { CodeRoutes } from './codeRoutes';
-import { countryName, initialCountry } from './countryList';
+import { countryName, initialCountry, rememberCountry } from './countryList';
+import { keepChallenge, readKeptChallenge } from './keptChallenge';
 import { prepareOtpRequest, type SignInDraft } from './prepareOtpRequest';
 
 /** A code was sent: what the code-entry screen needs. */
@@ -11,23 +13,39 @@ export interface Challenge {
   display: string;
   /** When the server allows the next resend (ms since the epoch). */
   resendAt: number;
+  /** Until when the code is known to work (ms since the epoch): a reload later returns to the form. */
+  expiresAt: number;
 }
 
 export type SignInStep = { name: 'form' } | { name: 'code'; challenge: Challenge };
 
+/** The code screen for a code the server sent (`started` is its answer, `now` when it came). */
+export function challengeFor(started: OtpStarted, display: string, now = Date.now()): Challenge {
+  return {
+    started,
+    display,
+    resendAt: now + started.resendAfterSeconds * 1000,
+    expiresAt: now + started.expiresInSeconds * 1000,
+  };
+}
+
 /**
  * The sign-in flow's state: the form's draft (kept when going back from the code screen), the inline field
  * message, the request to send a code, and the step. Linking a phone number or e-mail address in settings
- * runs the same flow through its own `send`.
+ * runs the same flow through its own `send`. With `keep` (sign-in's flow), the code step is kept in this tab,
+ * so a reload on the code screen opens it again: the code sent still works.
  */
-export function useSignInFlow(initialChannel: OtpChannel, send: CodeRoutes<unknown>['send']) {
+export function useSignInFlow(initialChannel: OtpChannel, send: CodeRoutes<unknown>['send'], keep = false) {
+  const [kept] = useState(() => (keep ? readKeptChallenge(Date.now()) : null));
   const [draft, setDraft] = useState<SignInDraft>(() => ({
     channel: initialChannel,
     countryCode: initialCountry(),
     phone: '',
     email: '',
   }));
-  const [step, setStep] = useState<SignInStep>({ name: 'form' });
+  const [step, setStep] = useState<SignInStep>(() =>
+    kept?.showing ? { name: 'code', challenge: kept.challenge } : { name: 'form' },
+  );
   const [fieldError, setFieldError] = useState<string | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [sending, setSending] = useState(false);
@@ -36,7 +54,17 @@ export function useSignInFlow(initialChannel: OtpChannel, send: CodeRoutes<unkno
   const fieldRef = useRef<HTMLInputElement>(null);
   const sendingRef = useRef(false);
   /** The code last sent (updated on resend), to return to it rather than ask again too soon. */
-  const lastChallenge = useRef<Challenge | null>(null);
+  const lastChallenge = useRef<Challenge | null>(kept?.challenge ?? null);
+
+  /** Shows the code screen for `challenge` (or keeps it for "Back" to the form), and keeps it for a reload. */
+  const showCode = useCallback(
+    (challenge: Challenge, showing = true) => {
+      lastChallenge.current = challenge;
+      if (keep) keepChallenge({ challenge, showing });
+      setStep(showing ? { name: 'code', challenge } : { name: 'form' });
+    },
+    [keep],
+  );
 
   const update = useCallback((patch: Partial<SignInDraft>) => {
     setDraft((current) => ({ ...current, ...patch }));
@@ -71,38 +99,42 @@ export function useSignInFlow(initialChannel: OtpChannel, send: CodeRoutes<unkno
       last.started.to === request.to &&
       Date.now() < last.resendAt
     ) {
-      setStep({ name: 'code', challenge: last });
+      showCode(last);
       return;
     }
     sendingRef.current = true;
     setSending(true);
     try {
       const started = await send(request.channel, request.to, { onChecking: () => setChecking(true) });
-      const challenge = {
-        started,
-        display: request.display,
-        resendAt: Date.now() + started.resendAfterSeconds * 1000,
-      };
-      lastChallenge.current = challenge;
-      setStep({ name: 'code', challenge });
+      showCode(challengeFor(started, request.display));
+      // The next phone field on this browser starts with this number's country.
+      if (request.channel === 'sms') rememberCountry(draft.countryCode);
     } catch (caught) {
-      setError(caught);
+      // This browser was sent a code for it a moment ago (before a reload, in another tab): that code is the
+      // one to enter, and the server said how long until it sends another.
+      const wait = isDialError(caught, 'code_recently_sent') ? caught.retryAfterSeconds : undefined;
+      if (wait === undefined) setError(caught);
+      else {
+        const { channel, to, display } = request;
+        showCode(
+          challengeFor({ ok: true, channel, to, resendAfterSeconds: wait, expiresInSeconds: wait }, display),
+        );
+      }
     } finally {
       sendingRef.current = false;
       setSending(false);
       setChecking(false);
     }
-  }, [draft, send]);
+  }, [draft, send, showCode]);
 
-  /** A new code was sent from the code screen. */
-  const resent = useCallback((challenge: Challenge) => {
-    lastChallenge.current = challenge;
-  }, []);
+  /** The code screen's challenge changed: a new code was sent, or the server said when the next may be. */
+  const resent = showCode;
 
   const back = useCallback(() => {
     setError(null);
-    setStep({ name: 'form' });
-  }, []);
+    if (lastChallenge.current) showCode(lastChallenge.current, false);
+    else setStep({ name: 'form' });
+  }, [showCode]);
 
   return { draft, update, step, fieldError, error, sending, checking, sendCode, resent, back, fieldRef };
 }

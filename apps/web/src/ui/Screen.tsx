@@ -7,11 +7,19 @@ interface ScreenProps {
   pageTitle?: string;
   /** Focus the heading when the screen appears (leave false when a field takes the focus instead). */
   focusHeading?: boolean;
+  /** Uses a wide window's width (the wallet home's two columns); other screens keep a phone's column. */
+  wide?: boolean;
   children: ReactNode;
 }
 
 /** One screen of the app: a card with its heading, named in the tab's title. */
-export function Screen({ title, pageTitle = title, focusHeading = true, children }: ScreenProps) {
+export function Screen({
+  title,
+  pageTitle = title,
+  focusHeading = true,
+  wide = false,
+  children,
+}: ScreenProps) {
   const heading = useRef<HTMLHeadingElement>(null);
   useFocusOnMount(focusHeading ? heading : noFocus);
   useEffect(() => {
@@ -19,7 +27,7 @@ export function Screen({ title, pageTitle = title, focusHeading = true, children
     document.title = `${pageTitle} · Dial`;
   }, [pageTitle]);
   return (
-    <section className="card" aria-labelledby="screen-title">
+    <section className={wide ? 'card card-wide' : 'card'} aria-labelledby="screen-title">
       <h1 id="screen-title" ref={heading} tabIndex={-1}>
         {title}
       </h1>

@@ -1,4 +1,5 @@
 import { useRef } from 'react';
+import { PanelHeading } from '../ui/PanelHeading';
 import { useCopyText } from '../ui/useCopyText';
 import { QrCode } from './QrCode';
 
@@ -16,7 +17,7 @@ export function ReceivePanel({ address, networkName }: ReceivePanelProps) {
   return (
     <section className="panel receive" aria-labelledby="receive-title">
       <div className="receive-heading">
-        <h2 id="receive-title">Receive</h2>
+        <PanelHeading id="receive-title">Receive</PanelHeading>
         <p className="network-badge">On {networkName}</p>
       </div>
       <QrCode text={address} label="QR code of your wallet address" />

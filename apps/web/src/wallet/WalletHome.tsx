@@ -4,12 +4,14 @@ import { ActivityPanel } from '../activity/ActivityPanel';
 import type { AppConfig, User } from '../api/types';
 import { formatBalance, formatUsdc } from '../chain/formatBalance';
 import { useBalance } from '../chain/useBalance';
+import { retryingText } from '../chain/useRetryWhileFailed';
 import { useUsdcBalance } from '../chain/useUsdcBalance';
 import { defaultChainId, walletChains } from '../chain/walletChains';
 import { openScreen } from '../navigation/navigate';
 import { SCREEN_PATHS, type ScreenName } from '../navigation/routes';
 import { ScreenLink } from '../navigation/ScreenLink';
 import { AddFundsEntry, AddFundsOffer } from '../onramp/AddFundsEntry';
+import { TotalValue } from '../prices/TotalValue';
 import { RecoveryReminder } from '../recovery/RecoveryReminder';
 import { SecurityPanel } from '../recovery/SecurityPanel';
 import { SendScreen } from '../send/SendScreen';
@@ -17,6 +19,7 @@ import { clearSendDraft } from '../send/sendDraftStore';
 import type { WalletSigner } from '../send/sendTransfer';
 import { describeIdentity } from '../session/describeIdentity';
 import { useSignOut } from '../session/useSignOut';
+import { Confirmation } from '../ui/Confirmation';
 import { ErrorMessage } from '../ui/ErrorMessage';
 import { Screen } from '../ui/Screen';
 import { readChosenNetwork, saveChosenNetwork } from './chosenNetwork';
@@ -41,8 +44,11 @@ interface WalletHomeProps {
 }
 
 /**
- * "Your wallet": the balances (native and USDC) on a chosen network, how to receive, and sign-out; and the
- * screens that use the same network and balances: send, receive, activity, add funds and security.
+ * "Your wallet": the balances (native and USDC, and their total value) on a chosen network with the main
+ * actions (send, receive, add funds) first, so they fit the first screenful of a phone; then recovery's
+ * reminder and adding funds; then the activity, security and receiving (a column beside the balances on a
+ * wide screen); and sign-out. And the screens that use the same network and balances: send, receive, activity, add funds and
+ * security.
  */
 export function WalletHome({ user, config, address, signer, screen, onSignedOut }: WalletHomeProps) {
   const chains = useMemo(() => walletChains(config, window.location.origin), [config]);
@@ -75,13 +81,16 @@ export function WalletHome({ user, config, address, signer, screen, onSignedOut 
   const [sendRun, setSendRun] = useState(0);
   // How many transfers the activity list showed, so it opens as long again after the send screen.
   const activityShown = useRef(0);
-  const fundsOffer = <AddFundsOffer config={config} address={address} onFunded={() => void refreshBoth()} />;
+  const fundsOffer = (
+    <AddFundsOffer config={config} address={address} chainId={chain.id} onFunded={() => void refreshBoth()} />
+  );
 
   if (screen === 'send' || screen === 'send-review') {
     return (
       <SendScreen
         key={sendRun}
         userId={user.id}
+        ownPhone={user.phone}
         signer={signer}
         address={address}
         chain={chain}
@@ -118,7 +127,12 @@ export function WalletHome({ user, config, address, signer, screen, onSignedOut 
     return (
       <PanelScreen title="Add funds" path={SCREEN_PATHS['add-funds']}>
         {config.onramp?.offers.length ? (
-          <AddFundsEntry config={config} address={address} onFunded={() => void refreshBoth()} />
+          <AddFundsEntry
+            config={config}
+            address={address}
+            chainId={chain.id}
+            onFunded={() => void refreshBoth()}
+          />
         ) : (
           <p className="hint">This Dial server offers no way to buy or deposit funds.</p>
         )}
@@ -134,90 +148,123 @@ export function WalletHome({ user, config, address, signer, screen, onSignedOut 
   }
 
   return (
-    <Screen title="Your wallet">
-      {identity !== null && <p className="identity">Signed in as {identity}</p>}
-      {signer === 'external' && <ExternalWalletNote address={address} />}
-      <p className="address-short">{shortenAddress(address)}</p>
-      <RecoveryReminder />
+    <Screen title="Your wallet" wide>
+      <div className="home-who">
+        {identity !== null && (
+          <p className="identity">
+            Signed in as <span className="break-anywhere">{identity}</span>
+          </p>
+        )}
+        {identity !== address && <p className="address-short">Wallet {shortenAddress(address)}</p>}
+      </div>
 
-      <div className="panel">
-        <NetworkPicker chains={chains} value={chain.id} onChange={setChainId} />
-        <p className="balance-caption">Balance on {chain.name}</p>
-        <p
-          className={balance.state.status === 'failed' ? 'balance balance-failed' : 'balance'}
-          role="status"
-          aria-live="polite"
-          aria-label="Balance"
-        >
-          {testEth.pending
-            ? 'Sending test ETH…'
-            : balance.state.status === 'loading'
-              ? 'Loading balance…'
-              : balance.state.status === 'failed'
-                ? balance.state.error.message
-                : formatBalance(balance.state.value, chain.nativeCurrency)}
-        </p>
-        <p
-          className={usdcClassName(usdc.state.status)}
-          role="status"
-          aria-live="polite"
-          aria-label="USDC balance"
-        >
-          {testUsdc.pending
-            ? 'Minting test USDC…'
-            : usdc.state.status === 'unavailable'
-              ? `USDC is not available on ${chain.name}`
-              : usdc.state.status === 'loading'
-                ? 'Loading USDC balance…'
-                : usdc.state.status === 'failed'
-                  ? usdc.state.error.message
-                  : formatUsdc(usdc.state.value)}
-        </p>
-        {testEth.error !== null && <ErrorMessage error={testEth.error} />}
-        {testUsdc.error !== null && <ErrorMessage error={testUsdc.error} />}
-        <div className="balance-actions">
-          <button
-            type="button"
-            className="button button-primary"
-            onClick={() => {
-              // A send started here starts with an empty form (not a draft left by Back earlier).
-              clearSendDraft();
-              openScreen(SCREEN_PATHS.send);
-            }}
-          >
-            Send
-          </button>
-          <ScreenLink to={SCREEN_PATHS.receive} className="button button-secondary">
-            Receive
-          </ScreenLink>
-          <button type="button" className="button button-secondary" onClick={() => void refreshBoth()}>
-            {anyFailed ? 'Retry' : 'Refresh balance'}
-          </button>
-          {isLocal && config.faucet && <FaucetButton funds={testEth}>Get test ETH</FaucetButton>}
-          {isLocal && config.faucet && usdcAddress !== undefined && (
-            <FaucetButton funds={testUsdc}>Get test USDC</FaucetButton>
-          )}
+      <div className="home-layout">
+        <div className="home-column">
+          <div className="panel home-balance">
+            <NetworkPicker chains={chains} value={chain.id} onChange={setChainId} />
+            <p className="balance-caption">Balance on {chain.name}</p>
+            <p
+              className={balance.state.status === 'failed' ? 'balance balance-failed' : 'balance'}
+              role="status"
+              aria-live="polite"
+              aria-label="Balance"
+            >
+              {testEth.pending
+                ? 'Sending test ETH…'
+                : balance.state.status === 'loading'
+                  ? 'Loading balance…'
+                  : balance.state.status === 'failed'
+                    ? retryingText(balance.state.error)
+                    : formatBalance(balance.state.value, chain.nativeCurrency)}
+            </p>
+            <p
+              className={usdcClassName(usdc.state.status)}
+              role="status"
+              aria-live="polite"
+              aria-label="USDC balance"
+            >
+              {testUsdc.pending
+                ? 'Minting test USDC…'
+                : usdc.state.status === 'unavailable'
+                  ? `USDC is not available on ${chain.name}`
+                  : usdc.state.status === 'loading'
+                    ? 'Loading USDC balance…'
+                    : usdc.state.status === 'failed'
+                      ? // One network problem is said once, on the line above.
+                        balance.state.status === 'failed'
+                        ? 'USDC balance not loaded.'
+                        : retryingText(usdc.state.error)
+                      : formatUsdc(usdc.state.value)}
+            </p>
+            <TotalValue chain={chain} native={balance.state} usdc={usdc.state} />
+            {testEth.error !== null && <ErrorMessage error={testEth.error} />}
+            {testUsdc.error !== null && <ErrorMessage error={testUsdc.error} />}
+            <Confirmation message={`${testEth.arrived} ${testUsdc.arrived}`.trim()} label="Test funds" />
+            <div className="home-actions">
+              <button
+                type="button"
+                className="button button-primary"
+                // Nothing can be sent before the balance is known (the network may be unreachable).
+                disabled={balance.state.status !== 'ready'}
+                onClick={() => {
+                  // A send started here starts with an empty form (not a draft left by Back earlier).
+                  clearSendDraft();
+                  openScreen(SCREEN_PATHS.send);
+                }}
+              >
+                Send
+              </button>
+              <ScreenLink to={SCREEN_PATHS.receive} className="button button-secondary">
+                Receive
+              </ScreenLink>
+              {config.onramp?.offers.length ? (
+                <ScreenLink to={SCREEN_PATHS['add-funds']} className="button button-secondary">
+                  Add funds
+                </ScreenLink>
+              ) : null}
+            </div>
+            <div className="balance-actions">
+              <button type="button" className="button button-secondary" onClick={() => void refreshBoth()}>
+                {anyFailed ? 'Retry' : 'Refresh balance'}
+              </button>
+              {isLocal && config.faucet && <FaucetButton funds={testEth}>Get test ETH</FaucetButton>}
+              {isLocal && config.faucet && usdcAddress !== undefined && (
+                <FaucetButton funds={testUsdc}>Get test USDC</FaucetButton>
+              )}
+            </div>
+          </div>
+
+          <RecoveryReminder />
+          {signer === 'external' && <ExternalWalletNote address={address} />}
+          <AddFundsEntry
+            config={config}
+            address={address}
+            chainId={chain.id}
+            onFunded={() => void refreshBoth()}
+          />
+        </div>
+
+        <div className="home-column">
+          <ActivityPanel chains={chains} shownCount={activityShown} />
+          <SecurityPanel />
+          <ReceivePanel address={address} networkName={chain.name} />
         </div>
       </div>
 
-      <AddFundsEntry config={config} address={address} onFunded={() => void refreshBoth()} />
-
-      <ReceivePanel address={address} networkName={chain.name} />
-      <ActivityPanel chains={chains} shownCount={activityShown} />
-      <SecurityPanel />
-
-      <ScreenLink to={SCREEN_PATHS.settings} className="button button-link">
-        Settings
-      </ScreenLink>
-      {signOut.error !== null && <ErrorMessage error={signOut.error} />}
-      <button
-        type="button"
-        className="button button-link sign-out"
-        onClick={() => void signOut.signOut()}
-        disabled={signOut.pending}
-      >
-        {signOut.pending ? 'Signing out…' : 'Sign out'}
-      </button>
+      <div className="home-end">
+        <ScreenLink to={SCREEN_PATHS.settings} className="button button-link">
+          Settings
+        </ScreenLink>
+        {signOut.error !== null && <ErrorMessage error={signOut.error} />}
+        <button
+          type="button"
+          className="button button-link sign-out"
+          onClick={() => void signOut.signOut()}
+          disabled={signOut.pending}
+        >
+          {signOut.pending ? 'Signing out…' : 'Sign out'}
+        </button>
+      </div>
     </Screen>
   );
 }

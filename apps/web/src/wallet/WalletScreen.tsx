@@ -4,6 +4,7 @@ import type { AppConfig, StoredWallet, User } from '../api/types';
 import { closeScreen, openScreen, replaceScreen } from '../navigation/navigate';
 import { SCREEN_PATHS, screenAt } from '../navigation/routes';
 import { useLocation } from '../navigation/useLocation';
+import { isReminderSnoozed, readReminderLater, saveReminderLater } from '../recovery/reminderSnooze';
 import { type WalletSecurity, WalletSecurityContext } from '../recovery/walletSecurity';
 import { clearSendDraft } from '../send/sendDraftStore';
 import { useSignOut } from '../session/useSignOut';
@@ -11,6 +12,7 @@ import { ErrorMessage } from '../ui/ErrorMessage';
 import { Screen } from '../ui/Screen';
 import { StatusScreen } from '../ui/StatusScreen';
 import { CreateDialWallet } from './CreateDialWallet';
+import { useKeyShareCheck } from './useKeyShareCheck';
 import { useOpenWallet } from './useOpenWallet';
 import { WalletHome } from './WalletHome';
 
@@ -51,19 +53,34 @@ function EmbeddedWalletScreen({ user, config, onSignedOut }: WalletScreenProps) 
   const { state, retry } = useOpenWallet(user.id);
   const sessionEnded = state.status === 'failed' && state.error.code === 'unauthorized';
   const screen = screenAt(useLocation().path);
-  const [reminderDismissed, setReminderDismissed] = useState(false);
+  /** When "Later" was last pressed on the recovery reminder in this browser: it stays hidden a few days. */
+  const [reminderLater, setReminderLater] = useState(() => readReminderLater(user.id));
+  const reminderDismissed = isReminderSnoozed(reminderLater, Date.now());
   const [notice, setNotice] = useState('');
   /** The recovery status after a change on this screen (the opened wallet's until then). */
   const [changedRecovery, setChangedRecovery] = useState<StoredWallet['recovery'] | undefined>(undefined);
   const recovery =
     changedRecovery !== undefined ? changedRecovery : state.status === 'ready' ? state.wallet.recovery : null;
+  // Keys replaced on another device meanwhile: open the wallet again, which leads to recovering it here.
+  useKeyShareCheck(
+    user.id,
+    {
+      active: state.status === 'ready',
+      signingScreen: screen === 'send-review' || screen === 'export' || screen === 'recovery-setup',
+    },
+    retry,
+  );
 
   const security = useMemo<WalletSecurity>(
     () => ({
       recovery,
       reminderDismissed,
       notice,
-      dismissReminder: () => setReminderDismissed(true),
+      dismissReminder: () => {
+        const now = Date.now();
+        saveReminderLater(user.id, now);
+        setReminderLater(now);
+      },
       openRecoverySetup: () => {
         setNotice('');
         openScreen(SCREEN_PATHS['recovery-setup']);
@@ -73,7 +90,7 @@ function EmbeddedWalletScreen({ user, config, onSignedOut }: WalletScreenProps) 
         openScreen(SCREEN_PATHS.export);
       },
     }),
-    [recovery, reminderDismissed, notice],
+    [recovery, reminderDismissed, notice, user.id],
   );
 
   // The session ended meanwhile (expired, or signed out in another tab): back to sign-in, on the same
@@ -131,7 +148,7 @@ function EmbeddedWalletScreen({ user, config, onSignedOut }: WalletScreenProps) 
               current={recovery}
               onDone={(next) => {
                 setChangedRecovery(next);
-                setNotice(recovery === null ? 'Recovery is set up.' : 'Recovery is changed.');
+                setNotice(recoveryNotice(recovery === null, next));
                 closeScreen(SCREEN_PATHS['recovery-setup'], SCREEN_PATHS.security);
               }}
               onCancel={() => closeScreen(SCREEN_PATHS['recovery-setup'], SCREEN_PATHS.security)}
@@ -216,6 +233,13 @@ function ExternalWalletScreen({
       onSignedOut={signedOutHere}
     />
   );
+}
+
+/** The confirmation after recovery was set up or changed: what it now does for the person. */
+function recoveryNotice(setUp: boolean, next: StoredWallet['recovery']): string {
+  const secret = next?.method === 'passkey' ? 'passkey' : 'recovery password';
+  const done = setUp ? 'Recovery is set up.' : 'Recovery is changed.';
+  return `${done} If you lose this browser, your ${secret} opens your wallet on another one.`;
 }
 
 /** A path no screen has (a mistyped or old link). */

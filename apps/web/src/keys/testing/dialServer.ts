@@ -213,12 +213,13 @@ export function withDialServer(): () => DialServer {
           })
           .execute();
       },
-      async evaluate(blindedElement) {
-        const { evaluatedElement } = await call<{ evaluatedElement: string }>(
+      async evaluate(blindedElement, onTriesLeft) {
+        const { evaluatedElement, triesLeft } = await call<{ evaluatedElement: string; triesLeft: number }>(
           'POST',
           '/api/wallet/recovery/oprf',
           { blindedElement: encodeShare(blindedElement) },
         );
+        onTriesLeft?.(triesLeft);
         return decodeShare(evaluatedElement);
       },
       requireCode() {

@@ -10,13 +10,13 @@
 // dependency). Every file goes to the top of dist/ (see src/serverRoot.ts: `import.meta.url` stays one
 // level below apps/server/).
 //
-//   node scripts/bundle-server.mjs            → apps/server/dist/
+//   node apps/server/scripts/bundle.mjs      → apps/server/dist/ (the server's `npm run build`)
 //   bundleServer({ outDir })                  → the same, elsewhere (productionImports.test.ts)
 import { rmSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { rolldown } from 'rolldown';
 
-const SERVER = new URL('../apps/server/', import.meta.url);
+const SERVER = new URL('../', import.meta.url);
 
 /** Loaded from node_modules at run time rather than bundled. */
 export const EXTERNAL_PACKAGES = [
