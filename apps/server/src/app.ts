@@ -4,6 +4,7 @@ import fastifySwagger from '@fastify/swagger';
 import { type TypeBoxTypeProvider, TypeBoxValidatorCompiler } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
+import pino from 'pino';
 import { registerActivityRoutes } from './activity/activityRoutes.js';
 import { startTransferCheckTimer, type TransferCheckTimer } from './activity/transferCheckTimer.js';
 import type { AppContext } from './appContext.js';
@@ -41,6 +42,7 @@ import { httpServerOptions, watchHttpServer } from './http/httpServer.js';
 import { redactUrl } from './http/redactUrl.js';
 import { registerControlCharacterCheck } from './http/refuseControlCharacters.js';
 import { registerUndeclaredErrorCheck } from './http/refuseUndeclaredErrors.js';
+import { OneLineRequestLog } from './http/requestLog.js';
 import { registerSecurityHeaders } from './http/securityHeaders.js';
 import { serveWebApp } from './http/serveWebApp.js';
 import type { TypedApp } from './http/typedApp.js';
@@ -48,13 +50,12 @@ import { availableOffers } from './onramp/availableOffers.js';
 import { createCoinbaseProvider } from './onramp/coinbaseProvider.js';
 import type { OnrampProvider } from './onramp/onrampProvider.js';
 import { registerOnrampRoutes } from './onramp/onrampRoutes.js';
-import { createSandboxProvider } from './onramp/sandboxProvider.js';
-import { registerSandboxRoutes } from './onramp/sandboxRoutes.js';
 import { registerPriceRoutes } from './prices/priceRoutes.js';
 import { connectRedis, type RedisClient } from './rateLimit/connectRedis.js';
 import type { RateLimiter } from './rateLimit/rateLimiter.js';
 import { createRedisRateLimiter } from './rateLimit/redisRateLimiter.js';
 import { createSqlRateLimiter } from './rateLimit/sqlRateLimiter.js';
+import { SERVER_ROOT } from './serverRoot.js';
 import { registerSystemRoutes } from './system/systemRoutes.js';
 import { registerRecipientRoutes } from './wallet/recipientRoutes.js';
 import { registerRecoveryOprfRoutes } from './wallet/recoveryOprfRoutes.js';
@@ -149,8 +150,11 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
           remotePort: request.socket?.remotePort,
         }),
       },
-      ...(deps.logStream === undefined ? {} : { stream: deps.logStream }),
+      // To stdout through a buffer written in the background (pino flushes it when the process exits), so a
+      // request does not wait on a write(2) of its log lines.
+      stream: deps.logStream ?? pino.destination({ dest: 1, sync: false }),
     },
+    logController: new OneLineRequestLog(),
     bodyLimit: BODY_LIMIT_BYTES,
     // TRUST_PROXY, the timeouts and connection cap, and catalogue answers to requests that cannot be read
     // (over-size headers, an unknown method, a timeout, a malformed URL), with the security headers.
@@ -270,7 +274,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
 
   const typed: TypedApp = app;
   const onrampOffers = availableOffers(config);
-  const onramp = createOnrampProvider(ctx, onrampOffers);
+  const onramp = await createOnrampProvider(ctx, onrampOffers);
   registerSystemRoutes(typed, ctx, {
     localChain: hasLocalChain(config),
     onramp: onramp === null ? null : { provider: onramp.name, offers: onrampOffers },
@@ -289,7 +293,11 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
   registerPriceRoutes(typed, ctx);
   registerEventRoutes(typed, walletStreams);
   if (onramp !== null) registerOnrampRoutes(typed, ctx, onramp, onrampOffers);
-  if (onramp?.name === 'sandbox') await registerSandboxRoutes(app, ctx, onrampOffers);
+  if (onramp?.name === 'sandbox') {
+    // Like the sandbox's provider, loaded only when it is on (never in production).
+    const { registerSandboxRoutes } = await import('./onramp/sandboxRoutes.js');
+    await registerSandboxRoutes(app, ctx, onrampOffers);
+  }
   if (config.environment !== 'production') {
     // Imported here, not at the top: a production server does not load the dev routes (nor the dev chain).
     const { registerLocalChainRoutes, registerOutboxRoutes } = await import('./dev/devRoutes.js');
@@ -335,18 +343,20 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
  * is held to as well), or none when it is off or has nothing to offer (then `/api/config` says
  * `onramp: null` and `/api/onramp/session` does not exist).
  */
-function createOnrampProvider(
+async function createOnrampProvider(
   ctx: AppContext,
   offers: ReturnType<typeof availableOffers>,
-): OnrampProvider | null {
+): Promise<OnrampProvider | null> {
   const { config } = ctx;
   if (config.onramp === null || offers.length === 0) return null;
   const coinbase = config.onramp.coinbase;
   switch (decideOnrampProvider({ ...config, coinbase })) {
     case 'coinbase':
       return coinbase === null ? null : createCoinbaseProvider(coinbase, config.onramp, offers);
-    case 'sandbox':
+    case 'sandbox': {
+      const { createSandboxProvider } = await import('./onramp/sandboxProvider.js');
       return createSandboxProvider(ctx.db, config.publicUrl, ctx.now);
+    }
     case 'off':
       return null;
   }
@@ -358,7 +368,6 @@ function hasLocalChain(config: AppConfig): boolean {
 }
 
 function readPackageVersion(): string {
-  // ../package.json from both src/app.ts and dist/app.js.
-  const text = readFileSync(new URL('../package.json', import.meta.url), 'utf8');
+  const text = readFileSync(new URL('package.json', SERVER_ROOT), 'utf8');
   return (JSON.parse(text) as { version: string }).version;
 }

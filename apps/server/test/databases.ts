@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { PGlite } from '@electric-sql/pglite';
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely } from 'kysely';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
-import { createSqliteDatabase } from '../src/db/createDatabase.js';
+import { createPostgresDatabase, createSqliteDatabase } from '../src/db/createDatabase.js';
 import type { Database } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrateToLatest.js';
 import { PGliteDialect } from './pgliteDialect.js';
@@ -55,7 +55,7 @@ export function useTestDatabase(dialect: TestDialect): () => Kysely<Database> {
       await admin!.query(`create schema ${schema}`);
       // Every connection of the pool works in the test's own schema, so tests never see each other.
       const pool = new pg.Pool({ connectionString: serverUrl, max: 5, options: `-c search_path=${schema}` });
-      db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+      db = createPostgresDatabase(pool);
       cleanup = async () => {
         await db?.destroy();
         await admin!.query(`drop schema ${schema} cascade`);

@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { ERROR_CATALOGUE } from '@dial/core';
 import type { LightMyRequestResponse } from 'fastify';
-import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { describe, expect, it, vi } from 'vitest';
-import { createPostgresPool } from '../src/db/createDatabase.js';
-import type { Database } from '../src/db/database.js';
+import { createPostgresDatabase } from '../src/db/createDatabase.js';
+import { createPostgresPool } from '../src/db/postgresPool.js';
 import { DIALECTS, dialectLabel, useTestDatabase } from './databases.js';
 import { NEEDS_TEST_REDIS_URL, redisHostPort, testRedisUrl, useRedisKeyPrefix, viaProxy } from './redis.js';
 import { startTcpProxy } from './tcpProxy.js';
@@ -75,7 +74,7 @@ describe('GET /api/ready with the database down', () => {
         connectionTimeoutMillis: 500,
         options: `-c search_path=${schema}`,
       });
-      const proxiedDb = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+      const proxiedDb = createPostgresDatabase(pool);
       try {
         const t = await createTestApp(proxiedDb);
         expect((await t.get('/api/ready')).json()).toEqual({ ok: true, database: 'ok', redis: 'off' });

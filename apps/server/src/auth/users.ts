@@ -5,7 +5,14 @@ import type { Allowlist } from '../config/index.js';
 import type { Database, IdentityKind } from '../db/database.js';
 import { dialectOf } from '../db/dialectOf.js';
 import { isUniqueViolation } from '../db/isUniqueViolation.js';
-import { type AccountWallet, accountWallet } from '../wallet/accountWallet.js';
+import { preparedQuery } from '../db/preparedQuery.js';
+import {
+  type AccountWallet,
+  type AccountWalletColumns,
+  accountWalletColumns,
+  readAccountWallet,
+} from '../wallet/accountWallet.js';
+import { firstIdentity } from './firstIdentity.js';
 
 /** A user as the API shows it. */
 export interface User {
@@ -14,7 +21,7 @@ export interface User {
   phone: string | null;
   /** The first e-mail address linked (lower-case), or `null` when there is none. */
   email: string | null;
-  /** The account's wallet ({@link accountWallet}); `null` when it has neither an embedded nor a linked one. */
+  /** The account's wallet (`accountWallet`); `null` when it has neither an embedded nor a linked one. */
   wallet: AccountWallet | null;
   /** ISO 8601. */
   createdAt: string;
@@ -31,24 +38,49 @@ export interface SignUpPolicy {
  */
 const SIGN_UP_LOCK = 0x4469616c;
 
-/** Loads a user with their identities; `undefined` when there is no such user. */
-export async function findUser(db: Kysely<Database>, userId: string): Promise<User | undefined> {
-  const user = await db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
-  if (user === undefined) return undefined;
-  const identities = await db
-    .selectFrom('identities')
-    .select(['kind', 'value'])
-    .where('user_id', '=', userId)
-    .orderBy('created_at')
-    .orderBy('value')
-    .execute();
+/** A user's columns in a query ({@link userColumns}), as {@link readUser} reads them. */
+export interface UserColumns extends AccountWalletColumns {
+  user_id: string;
+  user_created_at: string;
+  phone: string | null;
+  email: string | null;
+}
+
+/**
+ * The columns of {@link User} ({@link UserColumns}) for a query that has the user's row as `users`: its first
+ * phone number and e-mail address ({@link firstIdentity}) and the account's wallet ({@link accountWalletColumns})
+ * as subqueries, so a user is one query, alone ({@link findUser}) or with a session (`findSessionUser`).
+ */
+export function userColumns() {
+  const id = sql.ref<string>('users.id');
+  return [
+    sql<string>`users.id`.as('user_id'),
+    sql<string>`users.created_at`.as('user_created_at'),
+    firstIdentity('phone', id).as('phone'),
+    firstIdentity('email', id).as('email'),
+    ...accountWalletColumns(id),
+  ] as const;
+}
+
+/** The {@link User} of a row holding its {@link userColumns}. */
+export function readUser(row: UserColumns): User {
   return {
-    id: user.id,
-    phone: identities.find((identity) => identity.kind === 'phone')?.value ?? null,
-    email: identities.find((identity) => identity.kind === 'email')?.value ?? null,
-    wallet: await accountWallet(db, userId),
-    createdAt: user.created_at,
+    id: row.user_id,
+    phone: row.phone,
+    email: row.email,
+    wallet: readAccountWallet(row),
+    createdAt: row.user_created_at,
   };
+}
+
+const selectUser = preparedQuery((db, userId: string) =>
+  db.selectFrom('users').select(userColumns()).where('users.id', '=', userId),
+);
+
+/** Loads a user with their identities, in one query; `undefined` when there is no such user. */
+export async function findUser(db: Kysely<Database>, userId: string): Promise<User | undefined> {
+  const [row] = await selectUser(db, userId);
+  return row === undefined ? undefined : readUser(row);
 }
 
 async function findUserIdByIdentity(db: Kysely<Database>, value: string): Promise<string | undefined> {

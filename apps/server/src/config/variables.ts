@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { COINBASE_ONRAMP_PAY_URL, LOCAL_CHAIN_ID, SUPPORTED_CHAINS } from '@dial/core';
 import { RATE_LIMITS } from '../rateLimit/limits.js';
+import { SERVER_ROOT } from '../serverRoot.js';
 import type { ChainWatchMode, Environment, HttpLimits, LogLevel } from './appConfig.js';
 import { ConfigError } from './configError.js';
 import { parseAllowlist } from './parseAllowlist.js';
@@ -35,7 +36,7 @@ const ENVIRONMENTS: readonly Environment[] = ['development', 'production', 'test
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 /** The built web app, next to this server in the repository: `apps/web/dist` (from `src/` or `dist/`). */
-export const DEFAULT_WEB_DIST_DIR = fileURLToPath(new URL('../../../web/dist', import.meta.url));
+export const DEFAULT_WEB_DIST_DIR = fileURLToPath(new URL('../web/dist', SERVER_ROOT));
 
 /** Coinbase's Onramp API base; the session token endpoint is `<base>/v1/token`. */
 export const DEFAULT_ONRAMP_API_URL = 'https://api.developer.coinbase.com/onramp';
@@ -134,7 +135,9 @@ export const CONFIG_VARIABLES = {
     defaultDoc: 'unset (SQLite at `$DATA_DIR/dial.sqlite`)',
     doc:
       '`postgres://user:password@host:5432/db` to use PostgreSQL; several servers can share it. ' +
-      'Migrations run at start.',
+      'Migrations run at start. Each connection keeps a few prepared statements (the queries every request ' +
+      'runs), so behind PgBouncer use session pooling, or transaction pooling with `max_prepared_statements` ' +
+      'set (PgBouncer 1.21 or later).',
   },
   REDIS_URL: {
     parse: redisUrl,
@@ -413,7 +416,9 @@ export const CONFIG_VARIABLES = {
     parse: oneOf(LOG_LEVELS),
     doc:
       '`fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent`. Secrets (codes, cookies, shares) ' +
-      'are never logged.',
+      'are never logged. At `info`, one line a request (`request completed`: method, URL, client address, ' +
+      'status, time), written to stdout in the background; `GET /api/health`, `/api/ready` and ' +
+      '`/api/config`, which load balancers and every page load call, log only warnings and errors.',
   },
   WEB_DIST_DIR: {
     default: DEFAULT_WEB_DIST_DIR,

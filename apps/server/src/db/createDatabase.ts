@@ -1,8 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import SqliteDatabase from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
-import pg from 'pg';
+import type SqliteDatabase from 'better-sqlite3';
+import { Kysely, type SqliteDatabase as KyselySqliteDatabase, PostgresDialect, SqliteDialect } from 'kysely';
+import type pg from 'pg';
 import type { AppConfig } from '../config/index.js';
 import type { Database } from './database.js';
 
@@ -11,15 +11,15 @@ export const SQLITE_FILE_NAME = 'dial.sqlite';
 
 /**
  * Opens the database the configuration names: PostgreSQL through a `pg` pool when `databaseUrl` is set,
- * else the SQLite file `dataDir/dial.sqlite` (created when missing) in WAL mode. Run
- * {@link migrateToLatest} before use; call `destroy()` on shutdown.
+ * else the SQLite file `dataDir/dial.sqlite` (created when missing) in WAL mode. Only the driver in use is
+ * loaded, at the first query. Run {@link migrateToLatest} before use; call `destroy()` on shutdown.
  */
 export function createDatabase(config: Pick<AppConfig, 'databaseUrl' | 'dataDir'>): Kysely<Database> {
-  if (config.databaseUrl !== undefined) {
-    return new Kysely<Database>({
-      dialect: new PostgresDialect({
-        pool: createPostgresPool({ connectionString: config.databaseUrl, max: 10 }),
-      }),
+  const { databaseUrl } = config;
+  if (databaseUrl !== undefined) {
+    return createPostgresDatabase(async () => {
+      const { createPostgresPool } = await import('./postgresPool.js');
+      return createPostgresPool({ connectionString: databaseUrl, max: 10 });
     });
   }
   mkdirSync(config.dataDir, { recursive: true });
@@ -27,26 +27,65 @@ export function createDatabase(config: Pick<AppConfig, 'databaseUrl' | 'dataDir'
 }
 
 /**
- * A `pg` pool that survives PostgreSQL going away. `pg` reports a dropped connection as an `error` event, on
- * the pool for an idle connection and on the connection itself while it is checked out between queries;
- * with no listener either one is an uncaught exception that ends the process. Here both are listened to:
- * the dropped connection is discarded (pg marks it unusable), the query running on it fails as usual, and
- * `GET /api/ready` reports the database until it is back.
+ * A Kysely over a `pg` pool (`createPostgresPool`), or a function that makes one at the first query, with
+ * the hot path's queries as named prepared statements (`withPreparedStatements`).
  */
-export function createPostgresPool(config: pg.PoolConfig): pg.Pool {
-  const pool = new pg.Pool(config);
-  const ignore = () => {};
-  pool.on('error', ignore);
-  pool.on('connect', (client) => client.on('error', ignore));
-  return pool;
+export function createPostgresDatabase(pool: pg.Pool | (() => Promise<pg.Pool>)): Kysely<Database> {
+  return new Kysely<Database>({
+    dialect: new PostgresDialect({
+      pool: async () => {
+        const { withPreparedStatements } = await import('./postgresPool.js');
+        return withPreparedStatements(typeof pool === 'function' ? await pool() : pool);
+      },
+    }),
+  });
 }
 
-/** A Kysely over a better-sqlite3 database at `filename` (`':memory:'` for tests), set up as Dial needs. */
+/**
+ * A Kysely over a better-sqlite3 database at `filename` (`':memory:'` for tests), set up as Dial needs,
+ * opened at the first query.
+ */
 export function createSqliteDatabase(filename: string): Kysely<Database> {
-  const sqlite = new SqliteDatabase(filename);
-  // WAL lets readers run while one writer writes; busy_timeout waits for a lock rather than failing at once.
-  sqlite.pragma('journal_mode = WAL');
-  sqlite.pragma('busy_timeout = 5000');
-  sqlite.pragma('foreign_keys = ON');
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return new Kysely<Database>({
+    dialect: new SqliteDialect({
+      database: async () => {
+        const { default: Sqlite } = await import('better-sqlite3');
+        const sqlite = new Sqlite(filename);
+        // WAL lets readers run while one writer writes; busy_timeout waits for a lock rather than failing.
+        sqlite.pragma('journal_mode = WAL');
+        sqlite.pragma('busy_timeout = 5000');
+        sqlite.pragma('foreign_keys = ON');
+        return withStatementCache(sqlite);
+      },
+    }),
+  });
+}
+
+/** How many prepared statements a SQLite database keeps: Dial's queries are far fewer than this. */
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * The database as Kysely's SQLite driver uses it, with its statements prepared once: Kysely prepares the SQL
+ * of every query it runs, which costs as much as running a small one. Statements are kept by their SQL text,
+ * the least recently used dropped beyond {@link STATEMENT_CACHE_SIZE}. Sharing one is safe: Kysely runs one
+ * query at a time on SQLite's single connection, and SQLite prepares a statement again by itself when the
+ * schema changed under it.
+ */
+function withStatementCache(sqlite: SqliteDatabase.Database): KyselySqliteDatabase {
+  const statements = new Map<string, SqliteDatabase.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(sql: string) {
+      let statement = statements.get(sql);
+      if (statement === undefined) {
+        statement = sqlite.prepare(sql);
+        if (statements.size >= STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value!);
+      } else {
+        statements.delete(sql);
+      }
+      // Last in the map's order: the most recently used.
+      statements.set(sql, statement);
+      return statement;
+    },
+  };
 }

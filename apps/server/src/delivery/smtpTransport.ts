@@ -1,4 +1,4 @@
-import { createTransport } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import { DeliveryError, type MessageTransport } from './transport.js';
 
 /** Options of {@link createSmtpTransport}. */
@@ -23,14 +23,23 @@ export interface SmtpTransportOptions {
  */
 export function createSmtpTransport(options: SmtpTransportOptions): MessageTransport & { close(): void } {
   const secrets = secretsOf(options.url);
-  const transporter = createTransport({
-    url: options.url,
-    pool: options.pool ?? false,
-    // nodemailer waits minutes by default; a person is waiting for this code.
-    connectionTimeout: 10_000,
-    greetingTimeout: 10_000,
-    socketTimeout: 30_000,
-  });
+  // nodemailer is loaded with the first e-mail, not at start.
+  let transporter: Promise<Transporter> | undefined;
+  let closed = false;
+  const connect = async () => {
+    const { createTransport } = await import('nodemailer');
+    const created = createTransport({
+      url: options.url,
+      pool: options.pool ?? false,
+      // nodemailer waits minutes by default; a person is waiting for this code.
+      connectionTimeout: 10_000,
+      greetingTimeout: 10_000,
+      socketTimeout: 30_000,
+    });
+    // Closed while it loaded: nothing stays open.
+    if (closed) created.close();
+    return created;
+  };
 
   return {
     name: 'smtp',
@@ -43,7 +52,8 @@ export function createSmtpTransport(options: SmtpTransportOptions): MessageTrans
         throw new DeliveryError('The recipient is not a single plain e-mail address');
       }
       try {
-        await transporter.sendMail({
+        transporter ??= connect();
+        await (await transporter).sendMail({
           from: options.from,
           to: message.to,
           subject: message.subject,
@@ -56,7 +66,11 @@ export function createSmtpTransport(options: SmtpTransportOptions): MessageTrans
       }
     },
     close() {
-      transporter.close();
+      closed = true;
+      transporter?.then(
+        (created) => created.close(),
+        () => {},
+      );
     },
   };
 }

@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 /** Files under `/assets/` have content hashes in their names, so they never change: cache them for a year. */
@@ -32,6 +31,7 @@ export async function serveWebApp(
     app.log.warn({ dir }, 'no built web app found, serving the API only (run `npm run build`)');
     return undefined;
   }
+  const { default: fastifyStatic } = await import('@fastify/static');
   await app.register(fastifyStatic, {
     root: dir,
     wildcard: true,

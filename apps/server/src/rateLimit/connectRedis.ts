@@ -1,7 +1,9 @@
-import { createClient } from 'redis';
+import type { createClient } from 'redis';
 
 /** A connected node-redis client, as {@link connectRedis} makes it. */
 export type RedisClient = ReturnType<typeof newClient>;
+
+type CreateClient = typeof createClient;
 
 /**
  * How long a command may wait for Redis before it fails (and the request gets `503 rate_limit_unavailable`).
@@ -33,7 +35,9 @@ export interface ConnectRedisOptions {
  */
 export async function connectRedis(url: string, options: ConnectRedisOptions = {}): Promise<RedisClient> {
   let connected = false;
-  const client = newClient(url, () => connected);
+  // Loaded only with REDIS_URL set: a server without Redis does not load node-redis at start.
+  const { createClient } = await import('redis');
+  const client = newClient(createClient, url, () => connected);
   // Without a listener node-redis turns connection errors into uncaught exceptions.
   client.on('error', (error: Error) => {
     if (connected) options.onError?.(error);
@@ -53,7 +57,7 @@ export async function connectRedis(url: string, options: ConnectRedisOptions = {
 }
 
 /** The client: reconnecting only once it was connected (`wasConnected`), commands never queued offline. */
-function newClient(url: string, wasConnected: () => boolean) {
+function newClient(createClient: CreateClient, url: string, wasConnected: () => boolean) {
   return createClient({
     url,
     // How the connection shows in Redis's CLIENT LIST.

@@ -1,6 +1,8 @@
 import { configRoute, healthRoute, localChainRoute, readyRoute } from '@dial/api';
 import { DialError, LOCAL_CHAIN_ID } from '@dial/core';
+import type { FastifyReply } from 'fastify';
 import type { AppContext } from '../appContext.js';
+import type { LogLevel } from '../config/index.js';
 import type { TypedApp } from '../http/typedApp.js';
 import type { AvailableOffer } from '../onramp/availableOffers.js';
 import type { RedisClient } from '../rateLimit/connectRedis.js';
@@ -17,12 +19,17 @@ export function registerSystemRoutes(
     redis: RedisClient | null;
   },
 ): void {
+  // Load balancers and the web app's first screen call these often: no "incoming request" and "request
+  // completed" lines for them (warnings and errors are still logged), and their answers are serialized once.
+  const logLevel = quietLogLevel(ctx.config.logLevel);
+  const health = onceSerialized(() => ({ ok: true as const }));
   app.get(
     healthRoute.url,
     {
       schema: healthRoute.schema,
+      logLevel,
     },
-    async () => ({ ok: true as const }),
+    async (_request, reply) => health(reply),
   );
 
   // Liveness stays `/api/health` (no outside call); this is for load balancers deciding where to send traffic.
@@ -30,6 +37,7 @@ export function registerSystemRoutes(
     readyRoute.url,
     {
       schema: readyRoute.schema,
+      logLevel,
     },
     async (request, reply) => {
       const readiness = await checkReadiness({
@@ -51,32 +59,55 @@ export function registerSystemRoutes(
     },
   );
 
+  // It depends on the configuration only, which does not change while the server runs.
+  const publicConfig = onceSerialized(() => ({
+    environment: ctx.config.environment,
+    localChain: options.localChain
+      ? {
+          id: LOCAL_CHAIN_ID,
+          name: 'Local',
+          // The web app sends the local chain's JSON-RPC through this server, same origin.
+          rpcUrl: localChainRoute.url,
+          usdc: ctx.config.localChain?.usdc ?? null,
+        }
+      : null,
+    faucet: options.localChain,
+    channels: (['sms', 'email'] as const).filter((channel) => ctx.transports[channel] !== undefined),
+    rpcUrls: ctx.config.rpcUrls,
+    walletConnect: ctx.config.walletConnect,
+    onramp:
+      options.onramp === null
+        ? null
+        : { provider: options.onramp.provider, offers: [...options.onramp.offers] },
+  }));
   app.get(
     configRoute.url,
     {
       schema: configRoute.schema,
+      logLevel,
     },
-    async () => ({
-      environment: ctx.config.environment,
-      localChain: options.localChain
-        ? {
-            id: LOCAL_CHAIN_ID,
-            name: 'Local',
-            // The web app sends the local chain's JSON-RPC through this server, same origin.
-            rpcUrl: localChainRoute.url,
-            usdc: ctx.config.localChain?.usdc ?? null,
-          }
-        : null,
-      faucet: options.localChain,
-      channels: (['sms', 'email'] as const).filter((channel) => ctx.transports[channel] !== undefined),
-      rpcUrls: ctx.config.rpcUrls,
-      walletConnect: ctx.config.walletConnect,
-      onramp:
-        options.onramp === null
-          ? null
-          : { provider: options.onramp.provider, offers: [...options.onramp.offers] },
-    }),
+    async (_request, reply) => publicConfig(reply),
   );
 
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 }
+
+/**
+ * Sends an answer that never changes: `body` serialized by the route's own 200 serializer (the same JSON its
+ * schema gives) at the first request, then the same text to every later one.
+ */
+function onceSerialized(body: () => Record<string, unknown>): (reply: FastifyReply) => FastifyReply {
+  let json: string | undefined;
+  return (reply) => {
+    json ??= reply.serializeInput(body(), '200') as string;
+    return reply.type('application/json; charset=utf-8').send(json);
+  };
+}
+
+/** The log level of the routes that are called often: warnings, or the server's own level when quieter. */
+function quietLogLevel(level: LogLevel): LogLevel {
+  return LOG_LEVEL_ORDER.indexOf(level) > LOG_LEVEL_ORDER.indexOf('warn') ? level : 'warn';
+}
+
+/** pino's levels, most verbose first. */
+const LOG_LEVEL_ORDER: readonly LogLevel[] = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'];

@@ -1,7 +1,8 @@
-import type { Kysely } from 'kysely';
-import { sql } from 'kysely';
+import { type Expression, type Kysely, type RawBuilder, sql } from 'kysely';
 import { getAddress } from 'viem';
+import { firstIdentity } from '../auth/firstIdentity.js';
 import type { Database } from '../db/database.js';
+import { preparedQuery } from '../db/preparedQuery.js';
 
 /**
  * The wallet an account sends and receives with: its embedded wallet when it has one, else the first wallet it
@@ -13,28 +14,51 @@ export interface AccountWallet {
   kind: 'embedded' | 'external';
 }
 
+/** The account's wallet in SQL: the two columns {@link readAccountWallet} turns into an {@link AccountWallet}. */
+export interface AccountWalletColumns {
+  /** The address of the account's embedded wallet (a user has at most one), or null. */
+  embedded_wallet: string | null;
+  /** The first wallet the account linked as a sign-in method (by when, then by address), or null. */
+  linked_wallet: string | null;
+}
+
+/**
+ * The account's wallet ({@link AccountWallet}) as two SQL columns of any query that has the user's id:
+ * `embedded_wallet` and `linked_wallet` ({@link AccountWalletColumns}), read back with
+ * {@link readAccountWallet}. With {@link accountWallet} and `GET /api/me`'s session query (auth/users.ts), the
+ * one definition of "the user's wallet".
+ *
+ * @param userId - The user's id, a column (`sql.ref('users.id')`) or a value (`sql.val(id)`, a placeholder).
+ */
+export function accountWalletColumns(userId: RawBuilder<string> | Expression<string>) {
+  return [
+    sql<string | null>`(select address from wallets where wallets.user_id = ${userId})`.as('embedded_wallet'),
+    firstIdentity('wallet', userId).as('linked_wallet'),
+  ] as const;
+}
+
+/** The account's wallet from its {@link accountWalletColumns}: the embedded one, else the first linked one. */
+export function readAccountWallet(columns: AccountWalletColumns): AccountWallet | null {
+  if (columns.embedded_wallet !== null) {
+    return { address: columns.embedded_wallet as `0x${string}`, kind: 'embedded' };
+  }
+  return columns.linked_wallet === null
+    ? null
+    : { address: columns.linked_wallet as `0x${string}`, kind: 'external' };
+}
+
+const selectAccountWallet = preparedQuery((db, userId: string) =>
+  db.selectNoFrom(accountWalletColumns(sql.val(userId))),
+);
+
 /**
  * The account's wallet ({@link AccountWallet}): the one rule for "the user's wallet" wherever the server needs
- * it (`GET /api/me`, send-to-phone look-ups, recording and checking transfers, the on-ramp). `null` when the
- * account has neither an embedded wallet nor a linked one.
+ * it (`GET /api/me`, send-to-phone look-ups, recording and checking transfers, the on-ramp), in one query
+ * ({@link accountWalletColumns}). `null` when the account has neither an embedded wallet nor a linked one.
  */
 export async function accountWallet(db: Kysely<Database>, userId: string): Promise<AccountWallet | null> {
-  const embedded = await db
-    .selectFrom('wallets')
-    .select('address')
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
-  if (embedded !== undefined) return { address: embedded.address as `0x${string}`, kind: 'embedded' };
-  const linked = await db
-    .selectFrom('identities')
-    .select('value')
-    .where('user_id', '=', userId)
-    .where('kind', '=', 'wallet')
-    .orderBy('created_at')
-    .orderBy('value')
-    .limit(1)
-    .executeTakeFirst();
-  return linked === undefined ? null : { address: linked.value as `0x${string}`, kind: 'external' };
+  const [row] = await selectAccountWallet(db, userId);
+  return row === undefined ? null : readAccountWallet(row);
 }
 
 /**

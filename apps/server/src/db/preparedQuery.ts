@@ -1,0 +1,67 @@
+import { type Compilable, CompiledQuery, type Kysely } from 'kysely';
+import type { Database } from './database.js';
+
+/** The name of each prepared query's SQL, as PostgreSQL prepares it (`withPreparedStatements`). */
+const statementNames = new Map<string, string>();
+
+/**
+ * The statement name of `sql` when it is a {@link preparedQuery}'s (compiled for PostgreSQL), else
+ * `undefined`: the same SQL always has the same name, on every connection.
+ */
+export function preparedStatementName(sql: string): string | undefined {
+  return statementNames.get(sql);
+}
+
+/**
+ * A query for the hot path: built and compiled by Kysely once per database, then run with new parameter
+ * values, so a request spends nothing on building SQL. On SQLite the statement is prepared once too (the
+ * statement cache of `createSqliteDatabase`), and on PostgreSQL once per connection (`withPreparedStatements`).
+ *
+ * `build` receives one placeholder per parameter and must use each as a bound value (`where('x', '=', p)`,
+ * ``sql`${p}` ``), never as SQL text; a placeholder that does not reach the compiled parameters is an error at
+ * the first run.
+ *
+ * @example
+ * const findSessionRow = preparedQuery((db, tokenHash) =>
+ *   db.selectFrom('sessions').selectAll().where('token_hash', '=', tokenHash),
+ * );
+ * const rows = await findSessionRow(db, hash);
+ */
+export function preparedQuery<Row, Params extends string[]>(
+  build: (db: Kysely<Database>, ...placeholders: Params) => Compilable<Row>,
+): (db: Kysely<Database>, ...values: Params) => Promise<Row[]> {
+  const compiled = new WeakMap<
+    Kysely<Database>,
+    { sql: string; slots: Array<number | { value: unknown }> }
+  >();
+  return async (db, ...values) => {
+    let query = compiled.get(db);
+    if (query === undefined) {
+      query = compile(db, build, values.length);
+      compiled.set(db, query);
+    }
+    const parameters = query.slots.map((slot) => (typeof slot === 'number' ? values[slot] : slot.value));
+    const result = await db.executeQuery<Row>(CompiledQuery.raw(query.sql, parameters));
+    return result.rows;
+  };
+}
+
+function compile<Params extends string[]>(
+  db: Kysely<Database>,
+  build: (db: Kysely<Database>, ...placeholders: Params) => Compilable<unknown>,
+  count: number,
+): { sql: string; slots: Array<number | { value: unknown }> } {
+  // Values no caller passes, so each compiled parameter can be told apart: a placeholder, or a constant of
+  // the query itself.
+  const placeholders = Array.from({ length: count }, (_, index) => `\u0000dial-parameter-${index}\u0000`);
+  const { sql, parameters } = build(db, ...(placeholders as Params)).compile();
+  const slots = parameters.map((parameter) => {
+    const index = placeholders.indexOf(parameter as string);
+    return index === -1 ? { value: parameter } : index;
+  });
+  placeholders.forEach((_, index) => {
+    if (!slots.includes(index)) throw new Error(`preparedQuery: parameter ${index} is not a bound value`);
+  });
+  if (!statementNames.has(sql)) statementNames.set(sql, `dial_prepared_${statementNames.size + 1}`);
+  return { sql, slots };
+}

@@ -1,0 +1,401 @@
+// The server's figures (issue 12), each as a ratio to a reference measured in the same run:
+// - requests per second of `GET /api/health`, `GET /api/config` and an authenticated `GET /api/me` (SQLite,
+//   and PostgreSQL when a database URL is given), against a bare Fastify JSON route (the same Fastify, in its
+//   own `node` process like Dial's), with autocannon on loopback; rounds interleave the reference and each
+//   route, and each figure is the median of its rounds' ratios;
+// - the production cold start: `node apps/server/dist/main.js` spawned to its first `200` from
+//   `/api/health`, median of interleaved runs, beside a bare Fastify server's.
+//
+// It runs the built server: `npm run build` first.
+//
+//   node bench/server.mjs [--smoke] [--rounds N] [--seconds S] [--cold-starts N] [--pg postgres://…]
+//                         [--only 'api/me']
+//
+// `--pg` (or BENCH_DATABASE_URL) names a PostgreSQL database the bench may write to (the server migrates it;
+// the bench adds one user and session per run). `--smoke` runs one short round of everything (CI).
+// Importable: `benchServer(options)` returns the rows {figure, value, reference, ratio, goal, met, unit}.
+import { spawn } from 'node:child_process';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { once } from 'node:events';
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { request } from 'node:http';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
+const SERVER_MAIN = join(ROOT, 'apps/server/dist/main.js');
+const BARE_SERVER = fileURLToPath(new URL('./bareFastify.mjs', import.meta.url));
+// The server's own dependencies (better-sqlite3, pg), as it resolves them.
+const serverRequire = createRequire(join(ROOT, 'apps/server/package.json'));
+const autocannon = createRequire(import.meta.url)('autocannon');
+const { getAddress } = serverRequire('viem');
+
+/** How long a server may take to answer its first request before the bench gives up. */
+const START_TIMEOUT_MS = 60_000;
+
+/**
+ * Measures the server figures.
+ *
+ * @param {object} [options]
+ * @param {boolean} [options.smoke] - One short round and one cold start: proves the bench runs (CI).
+ * @param {number} [options.rounds] - Interleaved rounds per throughput figure (default 5).
+ * @param {number} [options.seconds] - autocannon's duration per run (default 3).
+ * @param {number} [options.coldStarts] - Cold starts of each server (default 5).
+ * @param {string} [options.databaseUrl] - PostgreSQL for the `/api/me` figure on PostgreSQL; skipped without.
+ * @param {string} [options.only] - Measures only the req/s figures whose name holds this text.
+ * @param {(line: string) => void} [options.log] - Progress lines (default: stderr).
+ * @returns {Promise<Array<{figure: string, value: number, reference: number, ratio: number, goal: string,
+ *   met: boolean, unit: string}>>}
+ */
+export async function benchServer(options = {}) {
+  const smoke = options.smoke ?? false;
+  const rounds = options.rounds ?? (smoke ? 1 : 5);
+  const seconds = options.seconds ?? (smoke ? 1 : 3);
+  const coldStarts = options.coldStarts ?? (smoke ? 1 : 5);
+  const databaseUrl = options.databaseUrl ?? process.env.BENCH_DATABASE_URL;
+  const log = options.log ?? ((line) => process.stderr.write(`${line}\n`));
+  if (!existsSync(SERVER_MAIN)) throw new Error(`${SERVER_MAIN} is missing: run npm run build first`);
+
+  const servers = [];
+  try {
+    const bare = await startBare();
+    servers.push(bare);
+    const sqlite = await startDial({});
+    servers.push(sqlite);
+    const sqliteCookie = await signIn(sqlite);
+    /** @type {Array<{figure: string, server: any, path: string, headers?: object, goal: number}>} */
+    const targets = [
+      { figure: 'GET /api/health req/s', server: sqlite, path: '/api/health', goal: 0.8 },
+      { figure: 'GET /api/config req/s', server: sqlite, path: '/api/config', goal: 0.8 },
+      {
+        figure: 'GET /api/me req/s, SQLite',
+        server: sqlite,
+        path: '/api/me',
+        headers: { cookie: sqliteCookie },
+        goal: 0.5,
+      },
+    ];
+    if (databaseUrl) {
+      const postgres = await startDial({ DATABASE_URL: databaseUrl });
+      servers.push(postgres);
+      targets.push({
+        figure: 'GET /api/me req/s, PostgreSQL',
+        server: postgres,
+        path: '/api/me',
+        headers: { cookie: await signIn(postgres) },
+        goal: 0.3,
+      });
+    } else {
+      log('no --pg / BENCH_DATABASE_URL: GET /api/me on PostgreSQL is not measured');
+    }
+
+    if (options.only !== undefined) {
+      targets.splice(0, targets.length, ...targets.filter((target) => target.figure.includes(options.only)));
+    }
+    const runs = new Map(targets.map((target) => [target.figure, []]));
+    // A short warm-up of each, so the first round does not measure the JIT.
+    await load(bare, '/bare', {}, Math.min(seconds, 1));
+    for (const target of targets) {
+      await load(target.server, target.path, target.headers, Math.min(seconds, 1));
+    }
+    for (let round = 1; round <= rounds; round++) {
+      for (const target of targets) {
+        // The reference right before each measure: both see the same moment of a busy machine.
+        const reference = await load(bare, '/bare', {}, seconds);
+        const value = await load(target.server, target.path, target.headers, seconds);
+        runs.get(target.figure).push({ value, reference });
+        log(
+          `round ${round}/${rounds} ${target.figure}: ${value.perSecond.toFixed(0)} vs ` +
+            `${reference.perSecond.toFixed(0)} req/s; ${value.cpuPerRequest.toFixed(0)} vs ` +
+            `${reference.cpuPerRequest.toFixed(0)} µs CPU a request`,
+        );
+      }
+    }
+    const rows = targets.map((target) => {
+      const measured = runs.get(target.figure);
+      const ratio = median(measured.map(({ value, reference }) => value.perSecond / reference.perSecond));
+      return {
+        figure: target.figure,
+        value: Math.round(median(measured.map(({ value }) => value.perSecond))),
+        reference: Math.round(median(measured.map(({ reference }) => reference.perSecond))),
+        ratio: round2(ratio),
+        goal: `≥ ${target.goal}× bare Fastify`,
+        met: ratio >= target.goal,
+        unit: 'req/s',
+        // The same comparison in the server's CPU time per request (reference / Dial), which a busy machine
+        // disturbs less than req/s: a check on the ratio, not the figure.
+        cpuRatio: round2(
+          median(measured.map(({ value, reference }) => reference.cpuPerRequest / value.cpuPerRequest)),
+        ),
+      };
+    });
+    for (const server of servers.splice(0)) await server.stop();
+
+    if (coldStarts > 0) rows.push(await coldStart(coldStarts, log));
+    return rows;
+  } finally {
+    for (const server of servers) await server.stop();
+  }
+}
+
+/** Production cold start of Dial and of a bare Fastify server, interleaved; medians in ms. */
+async function coldStart(runs, log) {
+  const dial = [];
+  const bare = [];
+  for (let run = 1; run <= runs; run++) {
+    bare.push(await timeToFirstAnswer(() => startBare()));
+    dial.push(await timeToFirstAnswer(() => startDial({})));
+    log(`cold start ${run}/${runs}: ${dial.at(-1).toFixed(0)} ms vs ${bare.at(-1).toFixed(0)} ms bare`);
+  }
+  const value = median(dial);
+  return {
+    figure: 'production cold start to first answer',
+    value: Math.round(value),
+    reference: Math.round(median(bare)),
+    ratio: round2(value / median(bare)),
+    goal: '≤ 600 ms',
+    met: value <= 600,
+    unit: 'ms',
+  };
+}
+
+async function timeToFirstAnswer(start) {
+  const started = performance.now();
+  const server = await start();
+  const elapsed = performance.now() - started;
+  await server.stop();
+  return elapsed;
+}
+
+/** A bare Fastify server with one JSON route, `GET /bare`, in its own process. */
+function startBare() {
+  return startProcess(BARE_SERVER, {}, '/bare');
+}
+
+/**
+ * Dial in production, from its build, on a fresh SQLite file (or `DATABASE_URL`), with the default log level
+ * (its log lines go to a file, as they would to a collector).
+ */
+function startDial(env) {
+  return startProcess(
+    SERVER_MAIN,
+    {
+      NODE_ENV: 'production',
+      SHARE_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+      PUBLIC_URL: 'https://dial.bench.invalid',
+      ...env,
+    },
+    '/api/health',
+  );
+}
+
+async function startProcess(file, env, readyPath) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'dial-bench-'));
+  const logPath = join(dataDir, 'server.log');
+  const logFd = openSync(logPath, 'w');
+  const port = await freePort();
+  const child = spawn(process.execPath, [file], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: String(port), DATA_DIR: dataDir, ...env },
+    stdio: ['ignore', logFd, logFd],
+  });
+  closeSync(logFd);
+  const exited = once(child, 'exit');
+  const url = (path) => `http://127.0.0.1:${port}${path}`;
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      await exited;
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  for (;;) {
+    if (child.exitCode !== null) {
+      const output = readFileSync(logPath, 'utf8');
+      await stop();
+      throw new Error(`${file} exited (${child.exitCode}) before answering:\n${output}`);
+    }
+    if ((await statusOf(url(readyPath))) === 200) break;
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`${file} did not answer ${readyPath} within ${START_TIMEOUT_MS} ms`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+  return { url, dataDir, stop, databaseUrl: env.DATABASE_URL, pid: child.pid };
+}
+
+function statusOf(url) {
+  return new Promise((resolve) => {
+    const req = request(url, { agent: false }, (res) => {
+      res.resume();
+      resolve(res.statusCode);
+    });
+    req.on('error', () => resolve(0));
+    req.end();
+  });
+}
+
+/**
+ * A signed-in account, as sign-in would leave it: a phone number, an e-mail address, an embedded wallet and
+ * a live session, written straight to the server's database (after it migrated). Returns the `Cookie`.
+ */
+export { signIn as _signIn };
+
+async function signIn(server) {
+  const token = randomBytes(32).toString('base64url');
+  const now = new Date();
+  const iso = now.toISOString();
+  const userId = randomUUID();
+  const suffix = String(Math.floor(Math.random() * 1e7)).padStart(7, '0');
+  const rows = [
+    ['insert into users (id, created_at) values ($1, $2)', [userId, iso]],
+    [
+      'insert into identities (id, value, kind, user_id, created_at) values ($1, $2, $3, $4, $5)',
+      [randomUUID(), `+44770${suffix}`, 'phone', userId, iso],
+    ],
+    [
+      'insert into identities (id, value, kind, user_id, created_at) values ($1, $2, $3, $4, $5)',
+      [randomUUID(), `bench-${suffix}@example.com`, 'email', userId, iso],
+    ],
+    [
+      'insert into wallets (user_id, address, auth_share_ciphertext, iv, key_version, created_at) values ($1, $2, $3, $4, $5, $6)',
+      [userId, getAddress(`0x${randomBytes(20).toString('hex')}`), 'AAAA', 'AAAA', 1, iso],
+    ],
+    [
+      'insert into sessions (token_hash, id, user_id, created_at, last_seen_at, expires_at, method) values ($1, $2, $3, $4, $5, $6, $7)',
+      [
+        createHash('sha256').update(token).digest('hex'),
+        randomUUID(),
+        userId,
+        iso,
+        iso,
+        new Date(now.getTime() + 30 * 86_400_000).toISOString(),
+        'phone',
+      ],
+    ],
+  ];
+  if (server.databaseUrl) {
+    const { Client } = serverRequire('pg');
+    const client = new Client({ connectionString: server.databaseUrl });
+    await client.connect();
+    try {
+      for (const [text, values] of rows) await client.query(text, values);
+    } finally {
+      await client.end();
+    }
+  } else {
+    const Sqlite = serverRequire('better-sqlite3');
+    const db = new Sqlite(join(server.dataDir, 'dial.sqlite'));
+    db.pragma('busy_timeout = 5000');
+    try {
+      for (const [text, values] of rows) db.prepare(text.replace(/\$\d+/g, '?')).run(...values);
+    } finally {
+      db.close();
+    }
+  }
+  const cookie = `dial_session=${token}`;
+  const status = await new Promise((resolve, reject) => {
+    const req = request(server.url('/api/me'), { headers: { cookie } }, (res) => {
+      res.resume();
+      resolve(res.statusCode);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+  if (status !== 200) throw new Error(`GET /api/me with the bench's session answered ${status}`);
+  return cookie;
+}
+
+/**
+ * Loads `path` of `server` with autocannon (10 connections, loopback) for `seconds`: the requests per second,
+ * and the server process's CPU time per request in µs (from /proc, where there is one; else NaN). Any
+ * non-2xx answer fails the bench.
+ */
+async function load(server, path, headers, seconds) {
+  const cpuBefore = cpuMicroseconds(server.pid);
+  const result = await autocannon({ url: server.url(path), connections: 10, duration: seconds, headers });
+  const cpu = cpuMicroseconds(server.pid) - cpuBefore;
+  if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) {
+    throw new Error(
+      `${path}: ${result.non2xx} non-2xx answers, ${result.errors} errors, ${result.timeouts} timeouts`,
+    );
+  }
+  return { perSecond: result.requests.total / seconds, cpuPerRequest: cpu / result.requests.total };
+}
+
+/** User + system CPU time of a process so far, in µs (Linux); NaN elsewhere. */
+function cpuMicroseconds(pid) {
+  try {
+    // The fields after the command name, which is in parentheses and may hold spaces.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // utime and stime, the 14th and 15th fields of the line, in clock ticks (100 a second on Linux).
+    return (Number(fields[11]) + Number(fields[12])) * 10_000;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+async function freePort() {
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+function round2(value) {
+  return Math.round(value * 100) / 100;
+}
+
+function parseArgs(argv) {
+  const options = {};
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    const next = () => {
+      const value = argv[++i];
+      if (value === undefined) throw new Error(`${arg} needs a value`);
+      return value;
+    };
+    if (arg === '--smoke') options.smoke = true;
+    else if (arg === '--rounds') options.rounds = Number(next());
+    else if (arg === '--seconds') options.seconds = Number(next());
+    else if (arg === '--cold-starts') options.coldStarts = Number(next());
+    else if (arg === '--pg') options.databaseUrl = next();
+    else if (arg === '--only') options.only = next();
+    else throw new Error(`unknown option ${arg}`);
+  }
+  return options;
+}
+
+/** The rows as a Markdown table. */
+export function formatRows(rows) {
+  const lines = [
+    '| figure | Dial | reference | ratio | goal | met | CPU/request ratio |',
+    '|---|---:|---:|---:|---|---|---:|',
+  ];
+  for (const row of rows) {
+    const cpu = row.cpuRatio === undefined ? '' : `${row.cpuRatio.toFixed(2)}×`;
+    lines.push(
+      `| ${row.figure} | ${row.value} ${row.unit} | ${row.reference} ${row.unit} | ${row.ratio.toFixed(2)}× | ${row.goal} | ${row.met ? 'yes' : 'no'} | ${cpu} |`,
+    );
+  }
+  return lines.join('\n');
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const rows = await benchServer(parseArgs(process.argv.slice(2)));
+  console.log(formatRows(rows));
+}
