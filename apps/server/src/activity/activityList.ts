@@ -200,7 +200,11 @@ async function firstPhones(db: Kysely<Database>, userIds: string[]): Promise<Map
  * A Dial transfer as `viewerId` sees it. The sender sees the recipient's number they typed, or else the number
  * of the Dial user the address belonged to; the recipient sees the sender's number. Always masked.
  */
-function transferEntry(row: TransferRow, viewerId: string, phones: Map<string, string>): ActivityEntry {
+export function transferEntry(
+  row: TransferRow,
+  viewerId: string,
+  phones: ReadonlyMap<string, string>,
+): ActivityEntry {
   const sent = row.sender_user_id === viewerId;
   const phone = sent
     ? (row.recipient_phone ?? (row.recipient_user_id === null ? null : phones.get(row.recipient_user_id)))

@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { DialError, maskIdentifier } from '@dial/core';
+import { DialError } from '@dial/core';
 import type { ExpressionBuilder, Kysely, Selectable } from 'kysely';
-import type { Hex } from 'viem';
 import type { Database, TransferAsset, TransfersTable } from '../db/database.js';
 import { isUniqueViolation } from '../db/isUniqueViolation.js';
 import { accountWallet, findAccountByWallet } from '../wallet/accountWallet.js';
-import type { ActivityEntry as ActivityItem } from './activityList.js';
+import { type ActivityEntry as ActivityItem, transferEntry } from './activityList.js';
 
 /** A transfer to record, checked and normalised by the route. */
 export interface NewTransfer {
@@ -53,28 +52,14 @@ function selectTransfers(db: Kysely<Database>) {
     ]);
 }
 
-/**
- * A row as `viewerId` sees it. The sender sees the recipient's number they typed, or else the number of the
- * Dial user the address belonged to; the recipient sees the sender's number. Always masked.
- */
+/** A row as `viewerId` sees it: {@link transferEntry}, with the phone numbers read along with the row. */
 function toItem(row: TransferRow, viewerId: string): ActivityItem {
-  const sent = row.sender_user_id === viewerId;
-  const phone = sent ? (row.recipient_phone ?? row.recipient_user_phone) : row.sender_phone;
-  return {
-    id: row.id,
-    source: 'dial',
-    direction: sent ? 'sent' : 'received',
-    chainId: Number(row.chain_id),
-    txHash: row.tx_hash as Hex,
-    blockNumber: null,
-    from: row.from_address as Hex,
-    to: row.to_address as Hex,
-    asset: row.asset,
-    amount: row.amount,
-    status: row.status,
-    createdAt: row.created_at,
-    counterparty: { phone: phone === null ? null : maskIdentifier(phone) },
-  };
+  const phones = new Map<string, string>();
+  if (row.sender_phone !== null) phones.set(row.sender_user_id, row.sender_phone);
+  if (row.recipient_user_id !== null && row.recipient_user_phone !== null) {
+    phones.set(row.recipient_user_id, row.recipient_user_phone);
+  }
+  return transferEntry(row, viewerId, phones);
 }
 
 /**
