@@ -5,7 +5,7 @@ import { RecoveryReminder } from '../recovery/RecoveryReminder';
 import { ErrorMessage } from '../ui/ErrorMessage';
 import { useFocusOnMount } from '../ui/useFocusOnMount';
 import { describeRecipient } from './describeRecipient';
-import { explorerName, explorerTxUrl } from './explorerLink';
+import { explorerName, explorerTxUrl } from '../chain/explorerLink';
 import { assetUnits, type SendPlan } from './useSendForm';
 import type { SendProgress } from './useSendTransfer';
 
