@@ -14,7 +14,8 @@ export interface Country {
 
 const REGIONAL_INDICATOR_A = 0x1f1e6;
 
-function flagOf(code: string): string {
+/** The flag emoji of a country: the two regional-indicator symbols of its ISO code, e.g. `'🇬🇧'` for `'GB'`. */
+export function countryFlag(code: string): string {
   return String.fromCodePoint(...[...code].map((letter) => REGIONAL_INDICATOR_A + letter.charCodeAt(0) - 65));
 }
 
@@ -30,7 +31,7 @@ function regionNames(locale: string | undefined): { names: Intl.DisplayNames; ta
 }
 
 function describe(code: string, callCode: string, names: Intl.DisplayNames): Country {
-  return { code, callCode, name: names.of(code) ?? code, flag: flagOf(code) };
+  return { code, callCode, name: names.of(code) ?? code, flag: countryFlag(code) };
 }
 
 /**
