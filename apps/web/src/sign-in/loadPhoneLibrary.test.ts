@@ -104,18 +104,16 @@ describe('the phone library, loaded after the sign-in form shows', () => {
     }
   });
 
-  it.each([
-    'name@example.com',
-    ' Name@Example.COM ',
-    'not an address',
-    '',
-  ])('checks the e-mail address %j the same, before or after it loaded', async (email) => {
-    const { loader, arrive } = pendingLoader();
-    const draft: SignInDraft = { channel: 'email', countryCode: 'GB', phone: '07400', email };
-    const checking = checkSignInDraft(draft, countryName, loader);
-    arrive();
-    const checked = await checking;
-    expect(checked.draft).toBe(draft);
-    expect(checked.request).toEqual(prepareOtpRequest(draft, countryName));
-  });
+  it.each(['name@example.com', ' Name@Example.COM ', 'not an address', ''])(
+    'checks the e-mail address %j the same, before or after it loaded',
+    async (email) => {
+      const { loader, arrive } = pendingLoader();
+      const draft: SignInDraft = { channel: 'email', countryCode: 'GB', phone: '07400', email };
+      const checking = checkSignInDraft(draft, countryName, loader);
+      arrive();
+      const checked = await checking;
+      expect(checked.draft).toBe(draft);
+      expect(checked.request).toEqual(prepareOtpRequest(draft, countryName));
+    },
+  );
 });
