@@ -17,11 +17,12 @@
 // It runs the built server and web app: `npm run build` first. The hello page is built on each run into
 // node_modules/.cache/dial-bench/hello (never committed).
 //
-//   node bench/browser.mjs [--smoke] [--runs N] [--trace trace.json]
+//   node bench/browser.mjs [--smoke] [--runs N] [--trace trace.json] [--dist DIR]
 //
 // `--smoke` runs one visit of each and fails only when something does not work (CI), never on a goal.
 // `--trace FILE` also writes a Chromium performance trace of one more (throttled) visit of Dial's sign-in
-// page, for chrome://tracing or the DevTools performance panel.
+// page, for chrome://tracing or the DevTools performance panel. `--dist DIR` serves another build of the web
+// app than apps/web/dist (another branch's, to compare).
 // Importable: `benchBrowser(options)` returns the rows {figure, value, reference, ratio, goal, met, unit}.
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync } from 'node:fs';
@@ -58,6 +59,7 @@ const USABLE = {
  * @param {boolean} [options.smoke] - One visit of each: proves the bench runs (CI).
  * @param {number} [options.runs] - Interleaved visits of each page (default 7; at least 5 for a figure).
  * @param {string} [options.trace] - Also writes a performance trace of one throttled visit of Dial here.
+ * @param {string} [options.dist] - The web app's build to serve (default apps/web/dist).
  * @param {(line: string) => void} [options.log] - Progress lines (default: stderr).
  * @returns {Promise<Array<{figure: string, value: number, reference: number, ratio: number, goal: string,
  *   met: boolean, unit: string}>>}
@@ -66,7 +68,8 @@ export async function benchBrowser(options = {}) {
   const smoke = options.smoke ?? false;
   const runs = smoke ? 1 : (options.runs ?? 7);
   const log = options.log ?? ((line) => process.stderr.write(`${line}\n`));
-  for (const file of [SERVER_MAIN, join(WEB_DIST, 'index.html')]) {
+  const webDist = options.dist ?? WEB_DIST;
+  for (const file of [SERVER_MAIN, join(webDist, 'index.html')]) {
     if (!existsSync(file)) throw new Error(`${file} is missing: run npm run build first`);
   }
   await buildHello();
@@ -74,7 +77,7 @@ export async function benchBrowser(options = {}) {
   const servers = [];
   let browser;
   try {
-    const dial = await startDial({});
+    const dial = await startDial({ WEB_DIST_DIR: webDist });
     servers.push(dial);
     const hello = await startDial({ WEB_DIST_DIR: HELLO_DIST });
     servers.push(hello);
@@ -233,6 +236,7 @@ function parseArgs(argv) {
       if (!Number.isInteger(options.runs) || options.runs < 1)
         throw new Error('--runs takes a whole number ≥ 1');
     } else if (arg === '--trace') options.trace = next();
+    else if (arg === '--dist') options.dist = next();
     else throw new Error(`unknown option ${arg}`);
   }
   return options;
