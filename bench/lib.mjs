@@ -211,7 +211,12 @@ export function machine() {
 export function chromiumVersion() {
   const path = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
   try {
-    return execFileSync(path, ['--version'], { encoding: 'utf8', timeout: 10_000 }).trim();
+    // Its launcher script may say things on stderr that are not the version.
+    return execFileSync(path, ['--version'], {
+      encoding: 'utf8',
+      timeout: 10_000,
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
   } catch {
     return 'absent';
   }

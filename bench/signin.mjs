@@ -129,7 +129,7 @@ export function startSignInServer(sms, env) {
  * Runs `round` in `connections` loops at once until `seconds` have passed: rounds a second, and the server
  * process's CPU time a round in µs (NaN where there is no /proc).
  */
-async function runRounds(server, round, connections, seconds) {
+export async function runRounds(server, round, connections, seconds) {
   const cpuBefore = cpuMicroseconds(server.pid);
   const started = performance.now();
   const deadline = started + seconds * 1000;
@@ -148,7 +148,7 @@ async function runRounds(server, round, connections, seconds) {
 }
 
 /** Fresh valid UK mobile numbers (+44 771…), from a random start so that runs on one database differ. */
-function phoneNumbers() {
+export function phoneNumbers() {
   let next = randomInt(0, 10_000_000);
   return () => {
     next = (next + 1) % 10_000_000;
@@ -160,7 +160,7 @@ function phoneNumbers() {
  * One person's sign-in on `server`: a code asked for a new number from a new browser, read from the SMS
  * stand-in, and checked. Any answer but 200, or a check that starts no session, fails the bench.
  */
-function signInRound(server, sms, phones) {
+export function signInRound(server, sms, phones) {
   const agent = new Agent({ keepAlive: true });
   return async () => {
     await signInOnce(server, sms, phones(), agent);
@@ -194,7 +194,7 @@ export async function signInOnce(server, sms, to, agent = undefined) {
 }
 
 /** The reference round: the same two JSON POSTs, answered by a bare Fastify route. */
-function bareSignInRound(bare, phones) {
+export function bareSignInRound(bare, phones) {
   const agent = new Agent({ keepAlive: true });
   return async () => {
     const to = phones();
