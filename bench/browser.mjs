@@ -24,11 +24,10 @@
 // page, for chrome://tracing or the DevTools performance panel. `--dist DIR` serves another build of the web
 // app than apps/web/dist (another branch's, to compare).
 // Importable: `benchBrowser(options)` returns the rows {figure, value, reference, ratio, goal, met, unit}.
-import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { median, ROOT, round2, SERVER_MAIN, startProcess } from './lib.mjs';
+import { formatRows, median, ROOT, round2, SERVER_MAIN, startDial } from './lib.mjs';
 
 const WEB_DIST = join(ROOT, 'apps/web/dist');
 const HELLO_SOURCE = join(ROOT, 'bench/hello');
@@ -149,20 +148,6 @@ async function buildHello() {
   });
 }
 
-/** Dial's built server in production on a fresh SQLite file, serving the web app from `env.WEB_DIST_DIR`. */
-function startDial(env) {
-  return startProcess(
-    SERVER_MAIN,
-    {
-      NODE_ENV: 'production',
-      SHARE_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
-      PUBLIC_URL: 'https://dial.bench.invalid',
-      ...env,
-    },
-    '/api/health',
-  );
-}
-
 /**
  * One first visit of `url` in a fresh context with the CPU slowed down: when `selector` first matched and
  * when DOMContentLoaded fired, in ms since the navigation started.
@@ -208,17 +193,6 @@ async function visit(browser, url, selector, tracePath) {
   } finally {
     await context.close();
   }
-}
-
-/** The rows as a Markdown table. */
-export function formatRows(rows) {
-  const lines = ['| figure | Dial | reference | ratio | goal | met |', '|---|---:|---:|---:|---|---|'];
-  for (const row of rows) {
-    lines.push(
-      `| ${row.figure} | ${row.value} ${row.unit} | ${row.reference} ${row.unit} | ${row.ratio}× | ${row.goal} | ${row.met ? 'yes' : 'NO'} |`,
-    );
-  }
-  return lines.join('\n');
 }
 
 function parseArgs(argv) {

@@ -15,14 +15,21 @@
 // the bench adds one user and session per run). `--smoke` runs one short round of everything (CI).
 // Importable: `benchServer(options)` returns the rows {figure, value, reference, ratio, goal, met, unit}.
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { median, ROOT, round2, SERVER_MAIN, startProcess } from './lib.mjs';
+import { pathToFileURL } from 'node:url';
+import {
+  cpuMicroseconds,
+  formatRows,
+  median,
+  ROOT,
+  requireBuild,
+  round2,
+  startBare,
+  startDial,
+} from './lib.mjs';
 
-const BARE_SERVER = fileURLToPath(new URL('./bareFastify.mjs', import.meta.url));
 // The server's own dependencies (better-sqlite3, pg), as it resolves them.
 const serverRequire = createRequire(join(ROOT, 'apps/server/package.json'));
 const autocannon = createRequire(import.meta.url)('autocannon');
@@ -49,7 +56,7 @@ export async function benchServer(options = {}) {
   const coldStarts = options.coldStarts ?? (smoke ? 1 : 5);
   const databaseUrl = options.databaseUrl ?? process.env.BENCH_DATABASE_URL;
   const log = options.log ?? ((line) => process.stderr.write(`${line}\n`));
-  if (!existsSync(SERVER_MAIN)) throw new Error(`${SERVER_MAIN} is missing: run npm run build first`);
+  requireBuild();
 
   const servers = [];
   try {
@@ -162,28 +169,6 @@ async function timeToFirstAnswer(start) {
   return elapsed;
 }
 
-/** A bare Fastify server with one JSON route, `GET /bare`, in its own process. */
-function startBare() {
-  return startProcess(BARE_SERVER, {}, '/bare');
-}
-
-/**
- * Dial in production, from its build, on a fresh SQLite file (or `DATABASE_URL`), with the default log level
- * (its log lines go to a file, as they would to a collector).
- */
-function startDial(env) {
-  return startProcess(
-    SERVER_MAIN,
-    {
-      NODE_ENV: 'production',
-      SHARE_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
-      PUBLIC_URL: 'https://dial.bench.invalid',
-      ...env,
-    },
-    '/api/health',
-  );
-}
-
 /**
  * A signed-in account, as sign-in would leave it: a phone number, an e-mail address, an embedded wallet and
  * a live session, written straight to the server's database (after it migrated). Returns the `Cookie`.
@@ -272,19 +257,6 @@ async function load(server, path, headers, seconds) {
   return { perSecond: result.requests.total / seconds, cpuPerRequest: cpu / result.requests.total };
 }
 
-/** User + system CPU time of a process so far, in µs (Linux); NaN elsewhere. */
-function cpuMicroseconds(pid) {
-  try {
-    // The fields after the command name, which is in parentheses and may hold spaces.
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    // utime and stime, the 14th and 15th fields of the line, in clock ticks (100 a second on Linux).
-    return (Number(fields[11]) + Number(fields[12])) * 10_000;
-  } catch {
-    return Number.NaN;
-  }
-}
-
 function parseArgs(argv) {
   const options = {};
   for (let i = 0; i < argv.length; i++) {
@@ -303,21 +275,6 @@ function parseArgs(argv) {
     else throw new Error(`unknown option ${arg}`);
   }
   return options;
-}
-
-/** The rows as a Markdown table. */
-export function formatRows(rows) {
-  const lines = [
-    '| figure | Dial | reference | ratio | goal | met | CPU/request ratio |',
-    '|---|---:|---:|---:|---|---|---:|',
-  ];
-  for (const row of rows) {
-    const cpu = row.cpuRatio === undefined ? '' : `${row.cpuRatio.toFixed(2)}×`;
-    lines.push(
-      `| ${row.figure} | ${row.value} ${row.unit} | ${row.reference} ${row.unit} | ${row.ratio.toFixed(2)}× | ${row.goal} | ${row.met ? 'yes' : 'no'} | ${cpu} |`,
-    );
-  }
-  return lines.join('\n');
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { freePort, median } from './lib.mjs';
+import { formatRows, freePort, median } from './lib.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const KIB = 1024;
@@ -261,17 +261,6 @@ async function measureFirstVisit(env) {
 
 const ms = (value) => (value >= 1000 ? `${(value / 1000).toFixed(2)} s` : `${Math.round(value)} ms`);
 const kib = (bytes) => `${(bytes / KIB).toFixed(1)} KiB`;
-
-/** The rows as a Markdown table. */
-export function formatRows(rows) {
-  const lines = ['| figure | value | reference | ratio | goal | met |', '|---|---|---|---|---|---|'];
-  for (const row of rows) {
-    lines.push(
-      `| ${row.figure} | ${row.value} | ${row.reference} | ${row.ratio.toFixed(2)}× | ${row.goal} | ${row.met ? 'yes' : 'NO'} |`,
-    );
-  }
-  return lines.join('\n');
-}
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const args = process.argv.slice(2);
