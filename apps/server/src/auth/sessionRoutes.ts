@@ -10,6 +10,8 @@ export function registerSessionRoutes(app: TypedApp, ctx: AppContext): void {
     {
       preHandler: app.requireUser,
       schema: meRoute.schema,
+      // Every page load reads it: logged when it is refused (401), not each time it answers.
+      config: { accessLog: 'failures' },
     },
     async (request) => ({ user: request.user! }),
   );

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { hash, randomBytes, randomUUID } from 'node:crypto';
 import { DialError } from '@dial/core';
 import type { CookieSerializeOptions } from '@fastify/cookie';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -34,9 +34,10 @@ declare module 'fastify' {
   }
 }
 
-/** The value stored for a token: SHA-256, hex. The token itself is never stored. */
+/** The value stored for a token: SHA-256 of its UTF-8, hex. The token itself is never stored. */
 export function hashToken(token: string): string {
-  return createHash('sha256').update(token, 'utf8').digest('hex');
+  // The one-shot hash: a third of createHash's cost, on every authenticated request.
+  return hash('sha256', token, 'hex');
 }
 
 /** What a session records about how it started, for its owner's sessions list. */

@@ -1,5 +1,6 @@
 import { type Compilable, CompiledQuery, type Kysely } from 'kysely';
 import type { Database } from './database.js';
+import { sqliteReader } from './sqliteReader.js';
 
 /** The name of each prepared query's SQL, as PostgreSQL prepares it (`withPreparedStatements`). */
 const statementNames = new Map<string, string>();
@@ -15,7 +16,8 @@ export function preparedStatementName(sql: string): string | undefined {
 /**
  * A query for the hot path: built and compiled by Kysely once per database, then run with new parameter
  * values, so a request spends nothing on building SQL. On SQLite the statement is prepared once too (the
- * statement cache of `createSqliteDatabase`), and on PostgreSQL once per connection (`withPreparedStatements`).
+ * statement cache of `createSqliteDatabase`, whose reads run on its connection directly: `sqliteReader`), and on
+ * PostgreSQL once per connection (`withPreparedStatements`).
  *
  * `build` receives one placeholder per parameter and must use each as a bound value (`where('x', '=', p)`,
  * ``sql`${p}` ``), never as SQL text; a placeholder that does not reach the compiled parameters is an error at
@@ -41,6 +43,10 @@ export function preparedQuery<Row, Params extends string[]>(
       compiled.set(db, query);
     }
     const parameters = query.slots.map((slot) => (typeof slot === 'number' ? values[slot] : slot.value));
+    // On SQLite, a read runs on the connection at once (no query builder, connection hand-over or awaits);
+    // it is the same statement, so the same rows, as through Kysely.
+    const rows = sqliteReader(db)?.(query.sql, parameters);
+    if (rows !== undefined) return rows as Row[];
     const result = await db.executeQuery<Row>(CompiledQuery.raw(query.sql, parameters));
     return result.rows;
   };

@@ -2,7 +2,6 @@ import { configRoute, healthRoute, localChainRoute, readyRoute } from '@dial/api
 import { DialError, LOCAL_CHAIN_ID } from '@dial/core';
 import type { FastifyReply } from 'fastify';
 import type { AppContext } from '../appContext.js';
-import type { LogLevel } from '../config/index.js';
 import type { TypedApp } from '../http/typedApp.js';
 import type { AvailableOffer } from '../onramp/availableOffers.js';
 import type { RedisClient } from '../rateLimit/connectRedis.js';
@@ -19,15 +18,14 @@ export function registerSystemRoutes(
     redis: RedisClient | null;
   },
 ): void {
-  // Load balancers and the web app's first screen call these often: no "incoming request" and "request
-  // completed" lines for them (warnings and errors are still logged), and their answers are serialized once.
-  const logLevel = quietLogLevel(ctx.config.logLevel);
+  // Load balancers and the web app's first screen call these often: no "request completed" line when they
+  // succeed (refusals, warnings and errors are still logged), and their answers are serialized once.
   const health = onceSerialized(() => ({ ok: true as const }));
   app.get(
     healthRoute.url,
     {
       schema: healthRoute.schema,
-      logLevel,
+      config: { accessLog: 'failures' },
     },
     async (_request, reply) => health(reply),
   );
@@ -37,7 +35,7 @@ export function registerSystemRoutes(
     readyRoute.url,
     {
       schema: readyRoute.schema,
-      logLevel,
+      config: { accessLog: 'failures' },
     },
     async (request, reply) => {
       const readiness = await checkReadiness({
@@ -84,7 +82,7 @@ export function registerSystemRoutes(
     configRoute.url,
     {
       schema: configRoute.schema,
-      logLevel,
+      config: { accessLog: 'failures' },
     },
     async (_request, reply) => publicConfig(reply),
   );
@@ -103,11 +101,3 @@ function onceSerialized(body: () => Record<string, unknown>): (reply: FastifyRep
     return reply.type('application/json; charset=utf-8').send(json);
   };
 }
-
-/** The log level of the routes that are called often: warnings, or the server's own level when quieter. */
-function quietLogLevel(level: LogLevel): LogLevel {
-  return LOG_LEVEL_ORDER.indexOf(level) > LOG_LEVEL_ORDER.indexOf('warn') ? level : 'warn';
-}
-
-/** pino's levels, most verbose first. */
-const LOG_LEVEL_ORDER: readonly LogLevel[] = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'];
