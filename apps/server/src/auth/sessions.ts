@@ -4,7 +4,9 @@ import type { CookieSerializeOptions } from '@fastify/cookie';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { AppContext } from '../appContext.js';
+import { batchedLookup } from '../db/batchedLookup.js';
 import type { Database, IdentityKind } from '../db/database.js';
+import { dialectOf } from '../db/dialectOf.js';
 import { preparedQuery } from '../db/preparedQuery.js';
 import { readUser, type User, userColumns } from './users.js';
 
@@ -82,17 +84,72 @@ const selectSessionUser = preparedQuery((db, tokenHash: string) =>
   db
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
-    .select(['sessions.last_seen_at', 'sessions.expires_at'])
+    .select(['sessions.token_hash', 'sessions.last_seen_at', 'sessions.expires_at'])
     .select(userColumns())
     .where('sessions.token_hash', '=', tokenHash),
 );
 
 /**
+ * How many sessions {@link selectSessionUsers} reads at once: a statement for each size, prepared once, a batch
+ * padded to the next size. PostgreSQL plans `in ($1, …)` once for all executions of a statement, where
+ * `= any($1)` of an array is planned again at every execution (which costs more than the query).
+ */
+const SESSION_BATCH_SIZES = [1, 2, 4, 8, 16, 32, 64] as const;
+const MAX_SESSION_BATCH = SESSION_BATCH_SIZES.at(-1)!;
+
+const selectSessionUsersBySize = SESSION_BATCH_SIZES.map(() =>
+  preparedQuery((db, ...tokenHashes: string[]) =>
+    db
+      .selectFrom('sessions')
+      .innerJoin('users', 'users.id', 'sessions.user_id')
+      .select(['sessions.token_hash', 'sessions.last_seen_at', 'sessions.expires_at'])
+      .select(userColumns())
+      .where('sessions.token_hash', 'in', tokenHashes),
+  ),
+);
+
+/** {@link selectSessionUser} for up to {@link MAX_SESSION_BATCH} sessions at once (distinct hashes). */
+function selectSessionUsers(db: Kysely<Database>, tokenHashes: string[]): Promise<SessionUserRow[]> {
+  const size = SESSION_BATCH_SIZES.findIndex((batchSize) => batchSize >= tokenHashes.length);
+  const padded = [...tokenHashes];
+  // The last hash again: the same rows, and one statement for every batch of a size.
+  while (padded.length < SESSION_BATCH_SIZES[size]!) padded.push(tokenHashes.at(-1)!);
+  return selectSessionUsersBySize[size]!(db, ...padded);
+}
+
+type SessionUserRow = Awaited<ReturnType<typeof selectSessionUser>>[number];
+
+/** The session look-ups of each PostgreSQL database, batched ({@link batchedLookup}). */
+const sessionLookups = new WeakMap<
+  Kysely<Database>,
+  (tokenHash: string) => Promise<SessionUserRow | undefined>
+>();
+
+/**
+ * The row of a session and its user. On PostgreSQL, the look-ups of the requests read in one turn of the event
+ * loop go as one query (one round trip and one execution for all of them, not one each): each request still
+ * reads the database after it arrived. On SQLite, one query on the connection at once.
+ */
+async function readSessionUser(db: Kysely<Database>, tokenHash: string): Promise<SessionUserRow | undefined> {
+  if (dialectOf(db) === 'sqlite') return (await selectSessionUser(db, tokenHash))[0];
+  let lookup = sessionLookups.get(db);
+  if (lookup === undefined) {
+    lookup = batchedLookup(
+      (tokenHashes: string[]) => selectSessionUsers(db, tokenHashes),
+      (row) => row.token_hash,
+      MAX_SESSION_BATCH,
+    );
+    sessionLookups.set(db, lookup);
+  }
+  return lookup(tokenHash);
+}
+
+/**
  * The user of a live session, read with the session in one query (prepared once: it runs on every
- * authenticated request). Nothing is kept between requests, so a session ended on any server sharing the
- * database is refused here at once. A session has ended when it is past its absolute end (`expires_at`) or
- * has been idle for `idleHours`; an ended session's row is deleted. Marks the session as seen, at most once
- * a minute.
+ * authenticated request; on PostgreSQL, batched with the other requests of the moment: `readSessionUser`).
+ * Nothing is kept between requests, so a session ended on any server sharing the database is refused here
+ * at once. A session has ended when it is past its absolute end (`expires_at`) or has been idle for
+ * `idleHours`; an ended session's row is deleted. Marks the session as seen, at most once a minute.
  *
  * @returns `undefined` when the token is malformed, unknown or ended.
  */
@@ -104,7 +161,7 @@ export async function findSessionUser(
 ): Promise<User | undefined> {
   if (!TOKEN_PATTERN.test(token)) return undefined;
   const tokenHash = hashToken(token);
-  const [row] = await selectSessionUser(db, tokenHash);
+  const row = await readSessionUser(db, tokenHash);
   if (row === undefined) return undefined;
   const lastSeen = Date.parse(row.last_seen_at);
   const idleEnd = lastSeen + policy.idleHours * HOUR_MS;
