@@ -86,4 +86,14 @@ describe('batchedLookup', () => {
     fail = false;
     expect(await lookup('a')).toEqual({ key: 'a' });
   });
+
+  it('fails the look-ups of a query that could not even start', async () => {
+    const lookup = batchedLookup(
+      (_keys: string[]): Promise<Array<{ key: string }>> => {
+        throw new Error('no connection');
+      },
+      (row) => row.key,
+    );
+    await expect(lookup('a')).rejects.toThrow('no connection');
+  });
 });

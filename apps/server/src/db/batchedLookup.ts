@@ -20,19 +20,26 @@ export function batchedLookup<Key, Row>(
 
   const flush = (batch: Map<Key, Array<Waiter<Row>>>) => {
     if (pending === batch) pending = null;
-    run([...batch.keys()]).then(
-      (rows) => {
+    const fail = (error: unknown) => {
+      for (const waiters of batch.values()) for (const waiter of waiters) waiter.reject(error);
+    };
+    let query: Promise<readonly Row[]>;
+    try {
+      query = run([...batch.keys()]);
+    } catch (error) {
+      fail(error);
+      return;
+    }
+    query
+      .then((rows) => {
         const byKey = new Map<Key, Row>();
         for (const row of rows) byKey.set(keyOf(row), row);
         for (const [key, waiters] of batch) {
           const row = byKey.get(key);
           for (const waiter of waiters) waiter.resolve(row);
         }
-      },
-      (error: unknown) => {
-        for (const waiters of batch.values()) for (const waiter of waiters) waiter.reject(error);
-      },
-    );
+      })
+      .catch(fail);
   };
 
   return (key) =>
