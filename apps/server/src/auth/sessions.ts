@@ -32,7 +32,7 @@ declare module 'fastify' {
   }
   interface FastifyInstance {
     /** A preHandler that answers `401 unauthorized` unless the request carries a live session. */
-    requireUser: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+    requireUser: (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => void;
   }
 }
 
@@ -128,10 +128,16 @@ const sessionLookups = new WeakMap<
 /**
  * The row of a session and its user. On PostgreSQL, the look-ups of the requests read in one turn of the event
  * loop go as one query (one round trip and one execution for all of them, not one each): each request still
- * reads the database after it arrived. On SQLite, one query on the connection at once.
+ * reads the database after it arrived. On SQLite, one query on the connection at once, answered at once.
  */
-async function readSessionUser(db: Kysely<Database>, tokenHash: string): Promise<SessionUserRow | undefined> {
-  if (dialectOf(db) === 'sqlite') return (await selectSessionUser(db, tokenHash))[0];
+function readSessionUser(
+  db: Kysely<Database>,
+  tokenHash: string,
+): SessionUserRow | undefined | Promise<SessionUserRow | undefined> {
+  if (dialectOf(db) === 'sqlite') {
+    const rows = selectSessionUser.now(db, tokenHash);
+    return Array.isArray(rows) ? rows[0] : rows.then((found) => found[0]);
+  }
   let lookup = sessionLookups.get(db);
   if (lookup === undefined) {
     lookup = batchedLookup(
@@ -151,30 +157,50 @@ async function readSessionUser(db: Kysely<Database>, tokenHash: string): Promise
  * at once. A session has ended when it is past its absolute end (`expires_at`) or has been idle for
  * `idleHours`; an ended session's row is deleted. Marks the session as seen, at most once a minute.
  *
+ * The answer comes at once when the database could answer at once and nothing had to be written (SQLite,
+ * mostly), else as a promise: `await` it.
+ *
  * @returns `undefined` when the token is malformed, unknown or ended.
  */
-export async function findSessionUser(
+export function findSessionUser(
   db: Kysely<Database>,
   token: string,
   policy: SessionPolicy,
   now: Date,
-): Promise<User | undefined> {
+): User | undefined | Promise<User | undefined> {
   if (!TOKEN_PATTERN.test(token)) return undefined;
   const tokenHash = hashToken(token);
-  const row = await readSessionUser(db, tokenHash);
+  const row = readSessionUser(db, tokenHash);
+  return row instanceof Promise
+    ? row.then((found) => liveSessionUser(db, tokenHash, found, policy, now))
+    : liveSessionUser(db, tokenHash, row, policy, now);
+}
+
+/** The user of a session's row when the session is live, after deleting it when it has ended. */
+function liveSessionUser(
+  db: Kysely<Database>,
+  tokenHash: string,
+  row: SessionUserRow | undefined,
+  policy: SessionPolicy,
+  now: Date,
+): User | undefined | Promise<User | undefined> {
   if (row === undefined) return undefined;
   const lastSeen = Date.parse(row.last_seen_at);
   const idleEnd = lastSeen + policy.idleHours * HOUR_MS;
   if (Date.parse(row.expires_at) <= now.getTime() || idleEnd <= now.getTime()) {
-    await db.deleteFrom('sessions').where('token_hash', '=', tokenHash).execute();
-    return undefined;
+    return db
+      .deleteFrom('sessions')
+      .where('token_hash', '=', tokenHash)
+      .execute()
+      .then(() => undefined);
   }
   if (now.getTime() - lastSeen >= TOUCH_INTERVAL_MS) {
-    await db
+    return db
       .updateTable('sessions')
       .set({ last_seen_at: now.toISOString() })
       .where('token_hash', '=', tokenHash)
-      .execute();
+      .execute()
+      .then(() => readUser(row));
   }
   return readUser(row);
 }
@@ -208,15 +234,41 @@ export function clearSessionCookie(reply: FastifyReply, ctx: AppContext): void {
 /** Adds `request.user` and the `requireUser` preHandler. */
 export function registerSessions(app: FastifyInstance, ctx: AppContext): void {
   app.decorateRequest('user', null);
-  app.decorate('requireUser', async (request: FastifyRequest, reply: FastifyReply) => {
-    const token = request.cookies[SESSION_COOKIE];
-    if (token === undefined || token === '') throw new DialError('unauthorized');
-    const user = await findSessionUser(ctx.db, token, ctx.config.session, ctx.now());
-    if (user === undefined) {
-      // A cookie for an ended session is useless: drop it so the browser stops sending it.
-      clearSessionCookie(reply, ctx);
-      throw new DialError('unauthorized');
+  const accept = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    user: User | undefined,
+  ): DialError | undefined => {
+    if (user !== undefined) {
+      request.user = user;
+      return undefined;
     }
-    request.user = user;
-  });
+    // A cookie for an ended session is useless: drop it so the browser stops sending it.
+    clearSessionCookie(reply, ctx);
+    return new DialError('unauthorized');
+  };
+  // A plain callback, not an async function: on SQLite the session is read at once, and the request goes on
+  // without waiting for a turn of the microtask queue.
+  app.decorate(
+    'requireUser',
+    (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => {
+      const token = request.cookies[SESSION_COOKIE];
+      if (token === undefined || token === '') {
+        done(new DialError('unauthorized'));
+        return;
+      }
+      let found: ReturnType<typeof findSessionUser>;
+      try {
+        found = findSessionUser(ctx.db, token, ctx.config.session, ctx.now());
+      } catch (error) {
+        done(error as Error);
+        return;
+      }
+      if (found instanceof Promise) {
+        found.then((user) => done(accept(request, reply, user)), done);
+      } else {
+        done(accept(request, reply, found));
+      }
+    },
+  );
 }

@@ -27,7 +27,9 @@ export function registerSystemRoutes(
       schema: healthRoute.schema,
       config: { accessLog: 'failures' },
     },
-    async (_request, reply) => health(reply),
+    (_request, reply) => {
+      health(reply);
+    },
   );
 
   // Liveness stays `/api/health` (no outside call); this is for load balancers deciding where to send traffic.
@@ -84,7 +86,9 @@ export function registerSystemRoutes(
       schema: configRoute.schema,
       config: { accessLog: 'failures' },
     },
-    async (_request, reply) => publicConfig(reply),
+    (_request, reply) => {
+      publicConfig(reply);
+    },
   );
 
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
