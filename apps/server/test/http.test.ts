@@ -15,13 +15,27 @@ import { createTestApp, ORIGIN, PHONE, testConfig } from './testApp.js';
 // These are about HTTP, not storage: SQLite is enough.
 const db = useTestDatabase('sqlite');
 
+/** A path outside `/api` and `/dev`: what the app's pages and files are answered with (here a 404). */
+const PAGE = '/some/page';
+
+/** The security headers of an API answer: JSON, so its policy lets nothing load. */
 function expectSecurityHeaders(response: LightMyRequestResponse): void {
+  expect(response.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
+  expectCommonSecurityHeaders(response);
+}
+
+/** The security headers of a page or file of the app, whose policy lets the app run. */
+function expectPageSecurityHeaders(response: LightMyRequestResponse): void {
   const csp = String(response.headers['content-security-policy']);
   expect(csp).toContain("default-src 'self'");
   expect(csp).toContain("script-src 'self'");
   expect(csp).toContain("frame-ancestors 'none'");
   expect(csp).toContain("object-src 'none'");
   expect(csp).toMatch(/connect-src 'self' https:\/\/\S+/);
+  expectCommonSecurityHeaders(response);
+}
+
+function expectCommonSecurityHeaders(response: LightMyRequestResponse): void {
   expect(response.headers['x-content-type-options']).toBe('nosniff');
   expect(response.headers['referrer-policy']).toBe('no-referrer');
   expect(response.headers['x-frame-options']).toBe('DENY');
@@ -88,7 +102,8 @@ describe('bad input is a 4xx with a catalogue code, never a 5xx', () => {
     const response = await t.app.inject({ method: method as 'GET', url, headers: { origin: ORIGIN } });
     expect(response.statusCode).toBe(404);
     expect(response.json().error.code).toBe('not_found');
-    expectSecurityHeaders(response);
+    if (url.startsWith('/api')) expectSecurityHeaders(response);
+    else expectPageSecurityHeaders(response);
   });
 });
 
@@ -103,9 +118,23 @@ describe('headers', () => {
     expect(response.headers['strict-transport-security']).toBeUndefined();
   });
 
+  it("gives the app's pages the policy that lets the app run, and API answers one that lets nothing load", async () => {
+    const t = await createTestApp(db());
+    const page = await t.get(PAGE);
+    expectPageSecurityHeaders(page);
+    // A page's error is not cached either; a page answer that is not an error is (see the web app's tests).
+    expect(page.headers['cache-control']).toBe('no-store');
+    for (const url of ['/api/health', '/api/config', '/api/me', '/api/nothing-here']) {
+      const answer = await t.get(url);
+      expectSecurityHeaders(answer);
+      expect(answer.headers['content-security-policy']).not.toContain('script-src');
+      expect(answer.headers['cache-control']).toBe('no-store');
+    }
+  });
+
   it("allows JSON-RPC to every supported chain's default RPC origin", async () => {
     const t = await createTestApp(db());
-    const csp = String((await t.get('/api/health')).headers['content-security-policy']);
+    const csp = String((await t.get(PAGE)).headers['content-security-policy']);
     const connect = csp.split('; ').find((directive) => directive.startsWith('connect-src')) ?? '';
     const rpcOrigins = SUPPORTED_CHAINS.flatMap((chain) =>
       chain.rpcUrls.default.http.map((url) => new URL(url).origin),
@@ -117,7 +146,7 @@ describe('headers', () => {
   it("allows a WebSocket to the WalletConnect relay's origin only when WalletConnect is configured", async () => {
     const connectSources = async (walletConnect: { projectId: string; relayUrl: string } | null) => {
       const t = await createTestApp(db(), { config: { walletConnect } });
-      const csp = String((await t.get('/api/health')).headers['content-security-policy']);
+      const csp = String((await t.get(PAGE)).headers['content-security-policy']);
       return (csp.split('; ').find((directive) => directive.startsWith('connect-src')) ?? '').split(' ');
     };
     const relayUrl = 'wss://relay.example.com/v1?projectId=0123456789abcdef0123456789abcdef';
@@ -133,7 +162,7 @@ describe('headers', () => {
         rpcUrls: { 8453: 'https://base.example.com:8443/v1/SECRETKEY?x=1', 137: 'http://10.0.0.5:8545/' },
       },
     });
-    const response = await t.get('/api/health');
+    const response = await t.get(PAGE);
     const csp = String(response.headers['content-security-policy']);
     const connect = csp.split('; ').find((directive) => directive.startsWith('connect-src')) ?? '';
     const defaultOrigins = SUPPORTED_CHAINS.filter((chain) => chain.id !== 8453 && chain.id !== 137).flatMap(
@@ -144,10 +173,10 @@ describe('headers', () => {
     );
     expect(connect).not.toContain('https://mainnet.base.org');
     expect(csp).not.toContain('SECRETKEY');
-    // The same policy on answers written outside Fastify's hooks (a malformed URL).
+    // An answer written outside Fastify's hooks (a malformed URL) is JSON: the JSON policy, no RPC origin.
     const malformed = await t.app.inject({ method: 'GET', url: '/api/%E0%A4%A' });
     expect(malformed.statusCode).toBe(400);
-    expect(malformed.headers['content-security-policy']).toBe(csp);
+    expectSecurityHeaders(malformed);
   });
 
   it.each([
@@ -479,7 +508,7 @@ describe('the web app', () => {
     expect(response.headers['content-type']).toMatch(/^text\/html/);
     expect(response.body).toContain('<title>Dial</title>');
     expect(response.headers['cache-control']).toBe('no-cache');
-    expectSecurityHeaders(response);
+    expectPageSecurityHeaders(response);
   });
 
   it('serves hashed assets with a long immutable cache', async () => {
@@ -487,7 +516,7 @@ describe('the web app', () => {
     const response = await t.get('/assets/index-abc123.js');
     expect(response.statusCode).toBe(200);
     expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
-    expectSecurityHeaders(response);
+    expectPageSecurityHeaders(response);
   });
 
   it('serves other files as they are', async () => {
@@ -519,7 +548,7 @@ describe('the web app', () => {
         expect(response.headers['content-type']).toMatch(/^text\/html/);
         expect(response.headers['cache-control']).toBe('no-cache');
         if (method === 'GET') expect(response.body).toContain('<title>Dial</title>');
-        expectSecurityHeaders(response);
+        expectPageSecurityHeaders(response);
       }
     },
   );
@@ -531,7 +560,7 @@ describe('the web app', () => {
       expect(response.statusCode).toBe(404);
       expect(response.headers['content-type']).toMatch(/^application\/json/);
       expect(response.json().error.code).toBe('not_found');
-      expectSecurityHeaders(response);
+      expectPageSecurityHeaders(response);
     }
   });
 

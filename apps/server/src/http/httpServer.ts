@@ -11,7 +11,7 @@ import { DialError } from '@dial/core';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppConfig, HttpLimits, TrustProxy } from '../config/index.js';
 import { allowedMethods, toErrorAnswer } from './errorHandling.js';
-import { securityHeaders } from './securityHeaders.js';
+import { apiSecurityHeaders } from './securityHeaders.js';
 
 /**
  * How often Node looks for requests over their headers or request timeout. Node's default (30 s) would let
@@ -42,7 +42,8 @@ export interface HttpServerOptions {
  * Call {@link watchHttpServer} on the app too.
  */
 export function httpServerOptions(config: AppConfig): HttpServerOptions {
-  const headers = securityHeaders(config);
+  // Every answer written here is a JSON error.
+  const headers = apiSecurityHeaders(config);
   return {
     trustProxy: fastifyTrustProxy(config.trustProxy),
     serverFactory: (handler) => createLimitedServer(config.http, handler),
@@ -65,7 +66,7 @@ export function httpServerOptions(config: AppConfig): HttpServerOptions {
       const { error: answer, status } = toErrorAnswer(error);
       reply
         .code(status)
-        .headers({ ...headers, 'cache-control': 'no-store' })
+        .headers(headers)
         .type('application/json; charset=utf-8')
         .send(JSON.stringify(answer.toBody()));
     },
@@ -78,7 +79,7 @@ export function httpServerOptions(config: AppConfig): HttpServerOptions {
  * connections.
  */
 export function watchHttpServer(app: FastifyInstance, config: AppConfig): void {
-  const headers = securityHeaders(config);
+  const headers = apiSecurityHeaders(config);
   app.server.on('connect', (_request: IncomingMessage, socket: Duplex) => {
     writeRawAnswer(socket, new DialError('method_not_allowed'), { ...headers, allow: allowedMethods(app) });
   });

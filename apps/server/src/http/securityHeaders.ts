@@ -39,29 +39,58 @@ export function contentSecurityPolicy(
 }
 
 /**
+ * The Content-Security-Policy of a JSON answer (every `/api` answer, and errors written outside Fastify's
+ * hooks): nothing may load, nothing may frame it. A browser that is somehow made to render one runs nothing.
+ */
+export const API_CONTENT_SECURITY_POLICY = "default-src 'none'; frame-ancestors 'none'";
+
+/**
  * Sets the security headers on every answer (API, errors, not-found, static files) in an `onSend` hook,
- * which runs for all of them; and `Cache-Control: no-store` on `/api` and `/dev` answers, which are
- * per-user and must never sit in a shared cache, and on every error answer (a cached error would outlive
- * its cause). The headers are built once; the hook is a plain callback (no promise a request).
+ * which runs for all of them: `/api` answers get the JSON policy ({@link apiSecurityHeaders}), the rest
+ * the pages' policy. `Cache-Control: no-store` goes on `/api` and `/dev` answers, which are per-user and
+ * must never sit in a shared cache, and on every error answer (a cached error would outlive its cause). The
+ * headers are built once; the hook is a plain callback (no promise a request).
  */
 export function registerSecurityHeaders(app: FastifyInstance, config: SecurityHeadersConfig): void {
-  const headers = securityHeaders(config);
+  const pageHeaders = securityHeaders(config);
+  const apiHeaders = apiSecurityHeaders(config);
   app.addHook('onSend', (request, reply, _payload, done) => {
-    reply.headers(headers);
-    if (reply.statusCode >= 400 || isApiOrDevPath(request.url)) reply.header('cache-control', 'no-store');
+    if (isUnder(request.url, '/api')) {
+      reply.headers(apiHeaders);
+    } else {
+      reply.headers(pageHeaders);
+      if (reply.statusCode >= 400 || isUnder(request.url, '/dev')) reply.header('cache-control', 'no-store');
+    }
     done();
   });
 }
 
 /** Whether a request URL is `/api` or `/dev`, or under them (`/api/…`, `/dev?…`), not `/apiary`. */
 export function isApiOrDevPath(url: string): boolean {
-  if (!url.startsWith('/api') && !url.startsWith('/dev')) return false;
+  return isUnder(url, '/api') || isUnder(url, '/dev');
+}
+
+/** Whether `url` is `prefix` or under it (`prefix/…`, `prefix?…`); `prefix` is `/` and three letters. */
+function isUnder(url: string, prefix: '/api' | '/dev'): boolean {
+  if (!url.startsWith(prefix)) return false;
   const next = url.charCodeAt(4);
   // The end, `/` or `?`.
   return Number.isNaN(next) || next === 0x2f || next === 0x3f;
 }
 
-/** The headers {@link registerSecurityHeaders} sets, for answers written outside Fastify's hooks. */
+/**
+ * The headers of a JSON answer: {@link securityHeaders} with the JSON policy
+ * ({@link API_CONTENT_SECURITY_POLICY}) and `Cache-Control: no-store`.
+ */
+export function apiSecurityHeaders(config: SecurityHeadersConfig): Record<string, string> {
+  return {
+    ...securityHeaders(config),
+    'content-security-policy': API_CONTENT_SECURITY_POLICY,
+    'cache-control': 'no-store',
+  };
+}
+
+/** The headers of the app's pages and files (the pages' policy); see {@link registerSecurityHeaders}. */
 export function securityHeaders(config: SecurityHeadersConfig): Record<string, string> {
   const headers: Record<string, string> = {
     'content-security-policy': contentSecurityPolicy(config.rpcUrls, config.walletConnect),
