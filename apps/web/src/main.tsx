@@ -3,6 +3,7 @@ import { createRoot } from 'react-dom/client';
 import { App } from './App';
 import { finishOnrampReturn } from './onramp/finishOnrampReturn';
 import './styles.css';
+import { preloadWalletScreenIfSignedIn } from './wallet/loadWalletScreen';
 
 const root = document.getElementById('root');
 if (root === null) throw new Error('index.html has no #root element');
@@ -11,6 +12,7 @@ if (root === null) throw new Error('index.html has no #root element');
 if (finishOnrampReturn()) {
   root.textContent = 'Payment finished. You can close this window.';
 } else {
+  preloadWalletScreenIfSignedIn();
   createRoot(root).render(
     <StrictMode>
       <App />
