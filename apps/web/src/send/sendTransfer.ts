@@ -6,6 +6,9 @@ import {
   sendTransactionWithFallback,
 } from '@dial/core';
 import { type Chain, numberToHex } from 'viem';
+import { getWallet } from '../api/endpoints';
+import type { StoredWallet } from '../api/types';
+import type { ChainClient } from '../chain/createChainClient';
 import { sendWithWallet } from '../connect/sendWithWallet';
 import { loadSigningAccount } from '../keys/signingAccount';
 import type { FeeEstimate } from './networkFee';
@@ -26,6 +29,37 @@ export interface SignAndSendOptions {
   call: TransferCall;
   /** Signed with exactly this gas and these fee caps: the ones the balance check was made against. */
   estimate: FeeEstimate;
+  /** For the embedded wallet: what signing needs, asked for beside the balance check. */
+  reads?: SigningReads;
+}
+
+/**
+ * What signing with the embedded wallet needs from the network, asked for at once with the balance check
+ * ({@link startSigningReads}), so that signing waits for no further round trip.
+ */
+export interface SigningReads {
+  /** GET /api/wallet: the auth share of the split the server holds, checked as ever before it signs. */
+  wallet: Promise<StoredWallet>;
+  /** The wallet's next nonce (`pending`); undefined when the chain did not answer (the provider asks). */
+  nonce: Promise<number | undefined>;
+}
+
+/**
+ * Starts the requests signing with the embedded wallet needs: the auth share and the nonce. Nothing is
+ * rebuilt or signed here; an error shows only when the signing uses it (none when the send stops before).
+ */
+export function startSigningReads(
+  client: Pick<ChainClient, 'getTransactionCount'>,
+  address: `0x${string}`,
+): SigningReads {
+  const wallet = getWallet();
+  // Handled here so that a send stopped by the balance check leaves no unhandled rejection; signing awaits
+  // `wallet` itself and so still sees its error.
+  wallet.catch(() => undefined);
+  return {
+    wallet,
+    nonce: client.getTransactionCount({ address, blockTag: 'pending' }).catch(() => undefined),
+  };
 }
 
 /**
@@ -38,7 +72,7 @@ export interface SignAndSendOptions {
  * refuses for lack of funds, `chain_unavailable`, or `internal_error`. Nothing was sent when it throws.
  */
 export async function signAndSend(options: SignAndSendOptions): Promise<`0x${string}`> {
-  const { userId, signer, address, chain, chains, call, estimate } = options;
+  const { userId, signer, address, chain, chains, call, estimate, reads } = options;
   const transaction = {
     from: address,
     to: call.to,
@@ -55,14 +89,21 @@ export async function signAndSend(options: SignAndSendOptions): Promise<`0x${str
       throw sendError(error);
     }
   }
+  // With the nonce and the type as well as the gas and fees, the provider asks the chain for nothing more.
+  const nonce = reads === undefined ? undefined : await reads.nonce;
+  const complete = {
+    ...transaction,
+    type: '0x2',
+    ...(nonce !== undefined ? { nonce: numberToHex(nonce) } : {}),
+  };
   const provider = createEmbeddedProvider({
     address,
     chains,
     chainId: chain.id,
-    getAccount: () => loadSigningAccount(userId, address),
+    getAccount: () => loadSigningAccount(userId, address, reads?.wallet),
   });
   try {
-    return await sendTransactionWithFallback(provider, transaction);
+    return await sendTransactionWithFallback(provider, complete);
   } catch (error) {
     throw sendError(error);
   } finally {

@@ -5,7 +5,7 @@ import { ACTIVITY_CHANGED, checkTransferNow, recordTransfer, type Transfer } fro
 import type { ChainClient } from '../chain/createChainClient';
 import { hasEnoughFunds } from './amount';
 import { readSendFunds } from './readSendFunds';
-import { signAndSend, type WalletSigner } from './sendTransfer';
+import { signAndSend, startSigningReads, type WalletSigner } from './sendTransfer';
 import type { SendPlan } from './useSendForm';
 
 export type SendProgress =
@@ -34,7 +34,7 @@ export interface SendTransferOptions {
 
 /**
  * "Confirm and send": checks the balances once more (read fresh from the chain, counting transfers still
- * pending), signs and sends, records the transfer in the activity, waits for the receipt and asks the server
+ * pending; the embedded wallet's auth share and nonce are asked for at the same time), signs and sends, records the transfer in the activity, waits for the receipt and asks the server
  * to check it on the chain, then reloads the balances.
  * An error before the transaction is sent leaves nothing sent (`error`, phase back to idle).
  */
@@ -58,6 +58,9 @@ export function useSendTransfer({
       setError(null);
       try {
         setProgress({ phase: 'checking' });
+        // Asked for at once: the balances, and what the embedded wallet's signing needs (its auth share and
+        // nonce). Nothing is signed before the balance check below has passed.
+        const reads = signer === 'embedded' ? startSigningReads(client, address) : undefined;
         const funds = await readSendFunds(client, address, plan.asset, usdcAddress);
         if (!hasEnoughFunds(plan.asset, plan.amount, plan.estimate.fee, funds)) {
           void onBalancesChanged();
@@ -73,6 +76,7 @@ export function useSendTransfer({
           chains,
           call: plan.call,
           estimate: plan.estimate,
+          ...(reads !== undefined ? { reads } : {}),
         });
         await follow(plan, hash, client, setProgress);
         await onBalancesChanged().catch(() => undefined);
