@@ -11,8 +11,11 @@ import type { StoredWallet } from '../api/types';
 import type { ChainClient } from '../chain/createChainClient';
 import { sendWithWallet } from '../connect/sendWithWallet';
 import { loadSigningAccount } from '../keys/signingAccount';
+import { hasEnoughFunds } from './amount';
 import type { FeeEstimate } from './networkFee';
+import { readSendFunds } from './readSendFunds';
 import type { TransferCall } from './transferCall';
+import type { SendPlan } from './useSendForm';
 
 /**
  * Who signs for the account's wallet: `embedded`, the key rebuilt from its shares in this browser;
@@ -31,6 +34,52 @@ export interface SignAndSendOptions {
   estimate: FeeEstimate;
   /** For the embedded wallet: what signing needs, asked for beside the balance check. */
   reads?: SigningReads;
+}
+
+/** Who sends, from where: see {@link checkAndSend}. */
+export interface SenderOptions {
+  userId: string;
+  signer: WalletSigner;
+  address: `0x${string}`;
+  chains: readonly Chain[];
+  client: Pick<ChainClient, 'getBalance' | 'readContract' | 'getTransactionCount'>;
+  usdcAddress: `0x${string}` | undefined;
+}
+
+/**
+ * "Confirm and send" up to the transaction's hash: checks the balances once more (read fresh from the chain
+ * at `pending`) against the amount and the fee, then signs and sends ({@link signAndSend}). For the embedded
+ * wallet the auth share and the nonce are asked for at the same time as the balances: one round of requests,
+ * then `eth_sendRawTransaction`. Nothing is signed unless the balances cover the send.
+ *
+ * @param onSigning - Called once the balances passed, before signing.
+ * @param onShort - Called when the balances do not cover the send (before it throws), to reload them.
+ * @throws {DialError} `insufficient_balance`, `chain_unavailable`, or what {@link signAndSend} throws.
+ */
+export async function checkAndSend(
+  sender: SenderOptions,
+  plan: Pick<SendPlan, 'chain' | 'asset' | 'amount' | 'call' | 'estimate'>,
+  onSigning: () => void,
+  onShort: () => void,
+): Promise<`0x${string}`> {
+  const { userId, signer, address, chains, client, usdcAddress } = sender;
+  const reads = signer === 'embedded' ? startSigningReads(client, address) : undefined;
+  const funds = await readSendFunds(client, address, plan.asset, usdcAddress);
+  if (!hasEnoughFunds(plan.asset, plan.amount, plan.estimate.fee, funds)) {
+    onShort();
+    throw new DialError('insufficient_balance');
+  }
+  onSigning();
+  return signAndSend({
+    userId,
+    signer,
+    address,
+    chain: plan.chain,
+    chains,
+    call: plan.call,
+    estimate: plan.estimate,
+    ...(reads !== undefined ? { reads } : {}),
+  });
 }
 
 /**

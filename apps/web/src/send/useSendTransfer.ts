@@ -1,11 +1,8 @@
-import { DialError } from '@dial/core';
 import { useCallback, useRef, useState } from 'react';
 import type { Chain } from 'viem';
 import { ACTIVITY_CHANGED, checkTransferNow, recordTransfer, type Transfer } from '../activity/activityApi';
 import type { ChainClient } from '../chain/createChainClient';
-import { hasEnoughFunds } from './amount';
-import { readSendFunds } from './readSendFunds';
-import { signAndSend, startSigningReads, type WalletSigner } from './sendTransfer';
+import { checkAndSend, type WalletSigner } from './sendTransfer';
 import type { SendPlan } from './useSendForm';
 
 export type SendProgress =
@@ -58,26 +55,12 @@ export function useSendTransfer({
       setError(null);
       try {
         setProgress({ phase: 'checking' });
-        // Asked for at once: the balances, and what the embedded wallet's signing needs (its auth share and
-        // nonce). Nothing is signed before the balance check below has passed.
-        const reads = signer === 'embedded' ? startSigningReads(client, address) : undefined;
-        const funds = await readSendFunds(client, address, plan.asset, usdcAddress);
-        if (!hasEnoughFunds(plan.asset, plan.amount, plan.estimate.fee, funds)) {
-          void onBalancesChanged();
-          throw new DialError('insufficient_balance');
-        }
-
-        setProgress({ phase: 'signing' });
-        const hash = await signAndSend({
-          userId,
-          signer,
-          address,
-          chain: plan.chain,
-          chains,
-          call: plan.call,
-          estimate: plan.estimate,
-          ...(reads !== undefined ? { reads } : {}),
-        });
+        const hash = await checkAndSend(
+          { userId, signer, address, chains, client, usdcAddress },
+          plan,
+          () => setProgress({ phase: 'signing' }),
+          () => void onBalancesChanged(),
+        );
         await follow(plan, hash, client, setProgress);
         await onBalancesChanged().catch(() => undefined);
       } catch (caught) {
