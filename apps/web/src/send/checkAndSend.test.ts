@@ -103,7 +103,9 @@ function rounds(entries: Journal): Array<string[]> {
       .map((other) => round.get(other.id) ?? 0);
     const at = Math.max(0, ...ended) + 1;
     round.set(entry.id, at);
-    (byRound[at - 1] ??= []).push(entry.name);
+    const names = byRound[at - 1] ?? [];
+    names.push(entry.name);
+    byRound[at - 1] = names;
     if (entry.name === 'eth_sendRawTransaction') break;
   }
   return byRound.map((names) => [...names].sort());
