@@ -14,27 +14,26 @@
 // `--pg` (or BENCH_DATABASE_URL) names a PostgreSQL database the bench may write to (the server migrates it;
 // the bench adds one user and session per run). `--smoke` runs one short round of everything (CI).
 // Importable: `benchServer(options)` returns the rows {figure, value, reference, ratio, goal, met, unit}.
-import { spawn } from 'node:child_process';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { once } from 'node:events';
-import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
+import {
+  cpuMicroseconds,
+  formatRows,
+  median,
+  ROOT,
+  requireBuild,
+  round2,
+  startBare,
+  startDial,
+} from './lib.mjs';
 
-const ROOT = fileURLToPath(new URL('../', import.meta.url));
-const SERVER_MAIN = join(ROOT, 'apps/server/dist/main.js');
-const BARE_SERVER = fileURLToPath(new URL('./bareFastify.mjs', import.meta.url));
 // The server's own dependencies (better-sqlite3, pg), as it resolves them.
 const serverRequire = createRequire(join(ROOT, 'apps/server/package.json'));
 const autocannon = createRequire(import.meta.url)('autocannon');
 const { getAddress } = serverRequire('viem');
-
-/** How long a server may take to answer its first request before the bench gives up. */
-const START_TIMEOUT_MS = 60_000;
 
 /**
  * Measures the server figures.
@@ -57,7 +56,7 @@ export async function benchServer(options = {}) {
   const coldStarts = options.coldStarts ?? (smoke ? 1 : 5);
   const databaseUrl = options.databaseUrl ?? process.env.BENCH_DATABASE_URL;
   const log = options.log ?? ((line) => process.stderr.write(`${line}\n`));
-  if (!existsSync(SERVER_MAIN)) throw new Error(`${SERVER_MAIN} is missing: run npm run build first`);
+  requireBuild();
 
   const servers = [];
   try {
@@ -170,76 +169,6 @@ async function timeToFirstAnswer(start) {
   return elapsed;
 }
 
-/** A bare Fastify server with one JSON route, `GET /bare`, in its own process. */
-function startBare() {
-  return startProcess(BARE_SERVER, {}, '/bare');
-}
-
-/**
- * Dial in production, from its build, on a fresh SQLite file (or `DATABASE_URL`), with the default log level
- * (its log lines go to a file, as they would to a collector).
- */
-function startDial(env) {
-  return startProcess(
-    SERVER_MAIN,
-    {
-      NODE_ENV: 'production',
-      SHARE_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
-      PUBLIC_URL: 'https://dial.bench.invalid',
-      ...env,
-    },
-    '/api/health',
-  );
-}
-
-async function startProcess(file, env, readyPath) {
-  const dataDir = mkdtempSync(join(tmpdir(), 'dial-bench-'));
-  const logPath = join(dataDir, 'server.log');
-  const logFd = openSync(logPath, 'w');
-  const port = await freePort();
-  const child = spawn(process.execPath, [file], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: String(port), DATA_DIR: dataDir, ...env },
-    stdio: ['ignore', logFd, logFd],
-  });
-  closeSync(logFd);
-  const exited = once(child, 'exit');
-  const url = (path) => `http://127.0.0.1:${port}${path}`;
-  const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGTERM');
-      await exited;
-    }
-    rmSync(dataDir, { recursive: true, force: true });
-  };
-  const deadline = Date.now() + START_TIMEOUT_MS;
-  for (;;) {
-    if (child.exitCode !== null) {
-      const output = readFileSync(logPath, 'utf8');
-      await stop();
-      throw new Error(`${file} exited (${child.exitCode}) before answering:\n${output}`);
-    }
-    if ((await statusOf(url(readyPath))) === 200) break;
-    if (Date.now() > deadline) {
-      await stop();
-      throw new Error(`${file} did not answer ${readyPath} within ${START_TIMEOUT_MS} ms`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 2));
-  }
-  return { url, dataDir, stop, databaseUrl: env.DATABASE_URL, pid: child.pid };
-}
-
-function statusOf(url) {
-  return new Promise((resolve) => {
-    const req = request(url, { agent: false }, (res) => {
-      res.resume();
-      resolve(res.statusCode);
-    });
-    req.on('error', () => resolve(0));
-    req.end();
-  });
-}
-
 /**
  * A signed-in account, as sign-in would leave it: a phone number, an e-mail address, an embedded wallet and
  * a live session, written straight to the server's database (after it migrated). Returns the `Cookie`.
@@ -328,38 +257,6 @@ async function load(server, path, headers, seconds) {
   return { perSecond: result.requests.total / seconds, cpuPerRequest: cpu / result.requests.total };
 }
 
-/** User + system CPU time of a process so far, in µs (Linux); NaN elsewhere. */
-function cpuMicroseconds(pid) {
-  try {
-    // The fields after the command name, which is in parentheses and may hold spaces.
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    // utime and stime, the 14th and 15th fields of the line, in clock ticks (100 a second on Linux).
-    return (Number(fields[11]) + Number(fields[12])) * 10_000;
-  } catch {
-    return Number.NaN;
-  }
-}
-
-async function freePort() {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-}
-
-function round2(value) {
-  return Math.round(value * 100) / 100;
-}
-
 function parseArgs(argv) {
   const options = {};
   for (let i = 0; i < argv.length; i++) {
@@ -378,21 +275,6 @@ function parseArgs(argv) {
     else throw new Error(`unknown option ${arg}`);
   }
   return options;
-}
-
-/** The rows as a Markdown table. */
-export function formatRows(rows) {
-  const lines = [
-    '| figure | Dial | reference | ratio | goal | met | CPU/request ratio |',
-    '|---|---:|---:|---:|---|---|---:|',
-  ];
-  for (const row of rows) {
-    const cpu = row.cpuRatio === undefined ? '' : `${row.cpuRatio.toFixed(2)}×`;
-    lines.push(
-      `| ${row.figure} | ${row.value} ${row.unit} | ${row.reference} ${row.unit} | ${row.ratio.toFixed(2)}× | ${row.goal} | ${row.met ? 'yes' : 'no'} | ${cpu} |`,
-    );
-  }
-  return lines.join('\n');
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {

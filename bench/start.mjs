@@ -9,10 +9,10 @@
 // only when something does not work, never on a goal). Imported: `benchStart(options)` returns the rows.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { formatRows, freePort, median } from './lib.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const KIB = 1024;
@@ -115,17 +115,6 @@ async function benchEnv(dataDir) {
     LOCAL_CHAIN_PORT: String(await freePort()),
     DATA_DIR: dataDir,
   };
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /**
@@ -270,25 +259,8 @@ async function measureFirstVisit(env) {
   }
 }
 
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-}
-
 const ms = (value) => (value >= 1000 ? `${(value / 1000).toFixed(2)} s` : `${Math.round(value)} ms`);
 const kib = (bytes) => `${(bytes / KIB).toFixed(1)} KiB`;
-
-/** The rows as a Markdown table. */
-export function formatRows(rows) {
-  const lines = ['| figure | value | reference | ratio | goal | met |', '|---|---|---|---|---|---|'];
-  for (const row of rows) {
-    lines.push(
-      `| ${row.figure} | ${row.value} | ${row.reference} | ${row.ratio.toFixed(2)}× | ${row.goal} | ${row.met ? 'yes' : 'NO'} |`,
-    );
-  }
-  return lines.join('\n');
-}
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const args = process.argv.slice(2);

@@ -2,7 +2,9 @@
 // are the brotli files the build writes beside each file (apps/web/plugins/precompress.ts) and the server
 // sends (apps/server/src/http/serveWebApp.ts). Every compressible file must have its `.br` and `.gz`.
 // First visit: what index.html makes the browser fetch (itself, its entry script and the modules it
-// preloads, its stylesheets, its icon), which is what the sign-in form needs to work. WalletConnect: the
+// preloads, its stylesheets, its icon), which is what the sign-in form needs to work: the form is usable
+// with these alone. The phone library (libphonenumber-js and its metadata) is not among them: the form
+// loads it once it shows (apps/web/src/sign-in/loadPhoneLibrary.ts), and the check fails if it comes back. WalletConnect: the
 // chunks only the lazy WalletConnect sign-in (src/walletconnect/WalletConnectSignIn.tsx) loads,
 // WalletConnect's SDK above all; they have a budget of their own and are left out of "all JavaScript",
 // which is every other JavaScript file of the build.
@@ -20,6 +22,11 @@ export const BUDGET = {
 };
 /** The files the build precompresses (as apps/web/plugins/precompress.ts's COMPRESSIBLE). */
 const COMPRESSIBLE = /\.(?:js|mjs|css|html|svg|json|txt|map)$/;
+/**
+ * Text only the phone library's metadata holds (its calling-code index, kept by name in any build): a first
+ * visit script holding it has the library on the sign-in form's critical path.
+ */
+const PHONE_LIBRARY_MARK = 'country_calling_codes';
 /** The lazy chunk of src/walletconnect/WalletConnectSignIn.tsx (Vite names a chunk after its module). */
 const WALLETCONNECT_ENTRY = /^assets\/WalletConnectSignIn-[\w-]+\.js$/;
 export const WEB_DIST = fileURLToPath(new URL('../apps/web/dist/', import.meta.url));
@@ -81,6 +88,9 @@ export function measureWeight(dist = WEB_DIST) {
     return seen;
   };
 
+  const phoneLibraryOnFirstVisit = firstVisitScripts.filter((file) =>
+    readFileSync(join(dist, file), 'utf8').includes(PHONE_LIBRARY_MARK),
+  );
   const walletConnectEntries = allScripts.filter((file) => WALLETCONNECT_ENTRY.test(file));
   // The app without WalletConnect: what the page can load if the WalletConnect chunk never loads. Workers
   // are started by URL, not imported, so every chunk no import reaches counts as the app's too.
@@ -98,6 +108,8 @@ export function measureWeight(dist = WEB_DIST) {
     walletConnectFiles: walletConnect,
     walletConnectEntries,
     missingSiblings,
+    /** First-visit scripts holding the phone library (none, or the sign-in form waits for it). */
+    phoneLibraryOnFirstVisit,
     /** Bytes, brotli as sent. */
     firstVisit: sum(firstVisitFiles),
     firstVisitScriptBytes: sum(firstVisitScripts),
@@ -147,6 +159,9 @@ function check() {
   if (weight.walletConnect > BUDGET.walletConnect) over.push('WalletConnect');
   if (weight.walletConnectEntries.some((file) => weight.firstVisitScripts.includes(file)))
     over.push('WalletConnect on the first visit');
+  if (weight.phoneLibraryOnFirstVisit.length > 0) {
+    over.push(`the phone library on the first visit (${weight.phoneLibraryOnFirstVisit.join(', ')})`);
+  }
   if (over.length > 0) {
     console.error(`Over the weight budget: ${over.join(', ')}.`);
     process.exit(1);

@@ -6,7 +6,7 @@ import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import pino from 'pino';
 import { registerActivityRoutes } from './activity/activityRoutes.js';
-import { startTransferCheckTimer, type TransferCheckTimer } from './activity/transferCheckTimer.js';
+import { startTransferCheckTimer } from './activity/transferCheckTimer.js';
 import type { AppContext } from './appContext.js';
 import { registerAccountSessionRoutes } from './auth/accountSessionRoutes.js';
 import { chooseTransports } from './auth/chooseTransports.js';
@@ -18,7 +18,7 @@ import { registerSessions, SESSION_COOKIE } from './auth/sessions.js';
 import { registerSiweRoutes } from './auth/siwe/siweRoutes.js';
 import { type ChainReader, createChainReader } from './chain/chainReader.js';
 import { createChainWatchDeps } from './chainWatch/chainWatch.js';
-import { type ChainWatchTimer, startChainWatchTimer } from './chainWatch/chainWatchTimer.js';
+import { startChainWatchTimer } from './chainWatch/chainWatchTimer.js';
 import { watchedChains } from './chainWatch/watchedChains.js';
 import { type AppConfig, decideOnrampProvider, isLoopbackHost } from './config/index.js';
 import { deriveKey } from './crypto/deriveKey.js';
@@ -56,6 +56,7 @@ import type { RateLimiter } from './rateLimit/rateLimiter.js';
 import { createRedisRateLimiter } from './rateLimit/redisRateLimiter.js';
 import { createSqlRateLimiter } from './rateLimit/sqlRateLimiter.js';
 import { SERVER_ROOT } from './serverRoot.js';
+import { type RepeatingTask, startRepeatingTask } from './system/repeatingTask.js';
 import { registerSystemRoutes } from './system/systemRoutes.js';
 import { registerRecipientRoutes } from './wallet/recipientRoutes.js';
 import { registerRecoveryOprfRoutes } from './wallet/recoveryOprfRoutes.js';
@@ -203,16 +204,15 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
     },
   };
 
-  let sweepTimer: NodeJS.Timeout | undefined;
-  let transferChecks: TransferCheckTimer | undefined;
-  let chainWatch: ChainWatchTimer | undefined;
+  let sweep: RepeatingTask | undefined;
+  let transferChecks: RepeatingTask | undefined;
+  let chainWatch: RepeatingTask | undefined;
   app.addHook('onReady', async () => {
-    sweepTimer = setInterval(() => {
-      sweepExpiredRows(db, ctx.now(), config).catch((error: unknown) => {
-        app.log.warn({ err: error }, 'sweeping expired rows failed');
-      });
-    }, SWEEP_INTERVAL_MS);
-    sweepTimer.unref();
+    sweep = startRepeatingTask(
+      () => sweepExpiredRows(db, ctx.now(), config),
+      SWEEP_INTERVAL_MS,
+      (error) => app.log.warn({ err: error }, 'sweeping expired rows failed'),
+    );
     transferChecks = startTransferCheckTimer(ctx, app.log, deps.transferCheckIntervalMs);
     const chains = watchedChains(config);
     if (config.chainWatch.intervalMs > 0 && chains.length > 0) {
@@ -229,10 +229,10 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
     await walletStreams.close();
   });
   app.addHook('onClose', async () => {
-    clearInterval(sweepTimer);
     await walletStreams.close();
     await redisWake?.close();
     // Before the database closes: the tick at work finishes first.
+    await sweep?.stop();
     await transferChecks?.stop();
     await chainWatch?.stop();
     chosen.close();

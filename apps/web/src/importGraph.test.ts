@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
@@ -16,6 +16,10 @@ import { describe, expect, it } from 'vitest';
  *   screens use it, never the other way round.
  * - `connect/` (the person's own wallet apps: discovery, Sign-In with Ethereum, sending through them)
  *   imports only `api/` and `ui/`: sign-in and the wallet screens use it.
+ *
+ * And the sign-in form's first load (main.tsx and what it imports statically) leaves the phone library
+ * (libphonenumber-js, and every `@dial/core` function that uses it) out: the form is usable before it, and
+ * sign-in/loadPhoneLibrary.ts loads it once the form shows. `npm run size` checks the same in the build.
  */
 const MAY_IMPORT_ONLY: Record<string, readonly string[]> = {
   api: [],
@@ -24,6 +28,7 @@ const MAY_IMPORT_ONLY: Record<string, readonly string[]> = {
 };
 
 const SRC = dirname(new URL(import.meta.url).pathname);
+const CORE_SRC = resolve(SRC, '../../../packages/core/src');
 const APP = '(app)';
 
 interface Edge {
@@ -210,5 +215,139 @@ describe("the web app's folders", () => {
 
   it('take the API contract as types only (its schemas stay out of the bundle)', () => {
     expect(contractValueImports()).toEqual([]);
+  });
+});
+
+/**
+ * The sign-in form's first load: main.tsx and every module it imports statically (`import … from`, not
+ * `import()`, not `import type`), following the app's own files. What the browser must load and run before
+ * the form works.
+ */
+function firstLoadFiles(): string[] {
+  const seen = new Set<string>();
+  const queue = [join(SRC, 'main.tsx')];
+  while (queue.length > 0) {
+    const file = queue.pop()!;
+    if (seen.has(file)) continue;
+    seen.add(file);
+    for (const specifier of staticValueImports(file).map((i) => i.specifier)) {
+      if (!specifier.startsWith('.')) continue;
+      const target = resolveSource(resolve(dirname(file), specifier));
+      if (target !== undefined && !seen.has(target)) queue.push(target);
+    }
+  }
+  return [...seen];
+}
+
+/** The file a relative import names (`./x` → `./x.ts`, `./x.tsx`, `./x/index.ts`), if it is TypeScript. */
+function resolveSource(path: string): string | undefined {
+  const candidates = [path, `${path}.ts`, `${path}.tsx`, join(path, 'index.ts')];
+  return candidates.find((candidate) => /\.tsx?$/.test(candidate) && existsSync(candidate));
+}
+
+/** A file's imports that load code when it runs: static, not type-only; with the names taken. */
+function staticValueImports(file: string): { specifier: string; names: string[] }[] {
+  const text = readFileSync(file, 'utf8');
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false);
+  const found: { specifier: string; names: string[] }[] = [];
+  for (const statement of source.statements) {
+    if (!ts.isImportDeclaration(statement) && !ts.isExportDeclaration(statement)) continue;
+    const specifier = statement.moduleSpecifier;
+    if (specifier === undefined || !ts.isStringLiteral(specifier) || typeOnly(statement)) continue;
+    const names: string[] = [];
+    if (ts.isImportDeclaration(statement)) {
+      const bindings = statement.importClause?.namedBindings;
+      if (bindings !== undefined && ts.isNamedImports(bindings)) {
+        for (const element of bindings.elements) {
+          if (!element.isTypeOnly) names.push((element.propertyName ?? element.name).text);
+        }
+      } else if (bindings !== undefined) names.push('*');
+    } else {
+      const clause = statement.exportClause;
+      if (clause !== undefined && ts.isNamedExports(clause)) {
+        for (const element of clause.elements) {
+          if (!element.isTypeOnly) names.push((element.propertyName ?? element.name).text);
+        }
+      } else names.push('*');
+    }
+    found.push({ specifier: specifier.text, names });
+  }
+  return found;
+}
+
+/**
+ * The names `@dial/core` exports from modules that use the phone library (libphonenumber-js), itself or
+ * through another module of the package: importing one brings the library and its metadata along.
+ */
+function phoneLibraryExports(): Set<string> {
+  const files = sourceFiles(CORE_SRC).filter((file) => !file.endsWith('.test.ts'));
+  const imports = new Map(files.map((file) => [file, staticValueImports(file).map((i) => i.specifier)]));
+  const uses = new Set(
+    files.filter((file) => imports.get(file)!.some((specifier) => specifier.startsWith('libphonenumber-js'))),
+  );
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const file of files) {
+      if (uses.has(file)) continue;
+      const targets = imports
+        .get(file)!
+        .filter((specifier) => specifier.startsWith('.'))
+        .map((specifier) => resolveSource(resolve(dirname(file), specifier.replace(/\.js$/, ''))));
+      if (targets.some((target) => target !== undefined && uses.has(target))) {
+        uses.add(file);
+        grew = true;
+      }
+    }
+  }
+  const names = new Set<string>();
+  for (const file of uses) {
+    const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, false);
+    for (const statement of source.statements) {
+      const exported = ts.canHaveModifiers(statement)
+        ? ts.getModifiers(statement)?.some((modifier) => modifier.kind === ts.SyntaxKind.ExportKeyword)
+        : false;
+      if (!exported) continue;
+      if (ts.isFunctionDeclaration(statement) || ts.isClassDeclaration(statement)) {
+        if (statement.name !== undefined) names.add(statement.name.text);
+      } else if (ts.isVariableStatement(statement)) {
+        for (const declaration of statement.declarationList.declarations) {
+          if (ts.isIdentifier(declaration.name)) names.add(declaration.name.text);
+        }
+      }
+    }
+  }
+  return names;
+}
+
+describe('the sign-in form’s first load (main.tsx and its static imports)', () => {
+  const files = firstLoadFiles();
+  const inside = (file: string) => relative(SRC, file);
+
+  it('is seen whole (the scan reaches the sign-in form and its phone field)', () => {
+    expect(files.map(inside)).toEqual(
+      expect.arrayContaining(['main.tsx', 'App.tsx', 'sign-in/SignInFlow.tsx', 'sign-in/PhoneField.tsx']),
+    );
+  });
+
+  it('leaves the phone library out: it loads once the form shows (sign-in/loadPhoneLibrary.ts)', () => {
+    const phoneNames = phoneLibraryExports();
+    // The scan of @dial/core sees which of its functions use the library.
+    expect([...phoneNames]).toEqual(
+      expect.arrayContaining(['formatPhoneInput', 'examplePhone', 'readE164', 'parsePhone', 'isValidPhone']),
+    );
+    expect(phoneNames.has('listCountries')).toBe(false);
+    const found: string[] = [];
+    for (const file of files) {
+      if (inside(file) === 'sign-in/phoneLibrary.ts') found.push('sign-in/phoneLibrary.ts itself');
+      for (const { specifier, names } of staticValueImports(file)) {
+        if (specifier.startsWith('libphonenumber-js')) found.push(`${inside(file)} imports ${specifier}`);
+        if (specifier !== '@dial/core') continue;
+        for (const name of names) {
+          if (name === '*' || phoneNames.has(name))
+            found.push(`${inside(file)} imports ${name} from @dial/core`);
+        }
+      }
+    }
+    expect(found).toEqual([]);
   });
 });

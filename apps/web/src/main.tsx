@@ -1,9 +1,19 @@
+// First, for its effect: the start-up requests leave before React is even evaluated.
+import './session/startEarly';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
 import { finishOnrampReturn } from './onramp/finishOnrampReturn';
+import { startSession, whenSessionStarted } from './session/startSession';
 import './styles.css';
 import { preloadWalletScreenIfSignedIn } from './wallet/loadWalletScreen';
+
+/**
+ * How long the first render waits for the start-up answers: long enough that a signed-out visit renders
+ * straight to the sign-in form (and a signed-in one to the wallet) with no "Loading…" flashing first, short
+ * enough that a slow network shows "Loading…" rather than a blank page.
+ */
+const FIRST_RENDER_WAIT_MS = 300;
 
 const root = document.getElementById('root');
 if (root === null) throw new Error('index.html has no #root element');
@@ -13,9 +23,11 @@ if (finishOnrampReturn()) {
   root.textContent = 'Payment finished. You can close this window.';
 } else {
   preloadWalletScreenIfSignedIn();
-  createRoot(root).render(
-    <StrictMode>
-      <App />
-    </StrictMode>,
-  );
+  whenSessionStarted(startSession(), FIRST_RENDER_WAIT_MS).then(() => {
+    createRoot(root).render(
+      <StrictMode>
+        <App />
+      </StrictMode>,
+    );
+  });
 }

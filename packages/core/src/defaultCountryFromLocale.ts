@@ -1,4 +1,4 @@
-import { supportedCountry } from './phoneCountry.js';
+import { knownCountry } from './countryCallingCodes.js';
 
 /**
  * Picks the country a phone field should start with from the person's languages (e.g.
@@ -24,7 +24,7 @@ export function defaultCountryFromLocale(locales: readonly string[]): string {
     } catch {
       continue;
     }
-    const country = supportedCountry(locale.region ?? locale.maximize().region);
+    const country = knownCountry(locale.region ?? locale.maximize().region);
     if (country !== undefined) return country;
   }
   return 'US';

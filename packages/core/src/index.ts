@@ -11,6 +11,7 @@ export * from './buildOnrampUrl.js';
 export * from './chains.js';
 export * from './checkScryptCost.js';
 export * from './combineWalletShares.js';
+export * from './countryCallingCodes.js';
 export * from './createEmbeddedProvider.js';
 export * from './createWalletShares.js';
 export * from './decodeShare.js';

@@ -1,6 +1,6 @@
 import { getCountries } from 'libphonenumber-js/mobile';
 import { describe, expect, it } from 'vitest';
-import { listCountries } from './listCountries.js';
+import { countryFor, listCountries } from './listCountries.js';
 
 describe('listCountries', () => {
   it('lists every country the phone library knows, once', () => {
@@ -68,5 +68,21 @@ describe('listCountries', () => {
     const names = listCountries('fr').map((country) => country.name);
     expect(names.indexOf('Égypte')).toBeLessThan(names.indexOf('Espagne'));
     expect(names.indexOf('Égypte')).toBeGreaterThan(names.indexOf('Danemark'));
+  });
+});
+
+describe('countryFor', () => {
+  it('describes each country exactly as listCountries does, in the same locale', () => {
+    for (const locale of [undefined, 'en', 'fr', 'de-AT', 'not a locale!']) {
+      for (const country of listCountries(locale)) {
+        expect(countryFor(country.code, locale)).toEqual(country);
+        expect(countryFor(country.code.toLowerCase(), locale)).toEqual(country);
+      }
+    }
+  });
+
+  it('knows no country the phone library does not', () => {
+    expect(countryFor('XX')).toBeUndefined();
+    expect(countryFor('')).toBeUndefined();
   });
 });

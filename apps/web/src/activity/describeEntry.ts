@@ -1,5 +1,6 @@
-import { explorerUrl, shortenAddress, USDC_DECIMALS } from '@dial/core';
+import { shortenAddress, USDC_DECIMALS } from '@dial/core';
 import type { Chain } from 'viem';
+import { explorerName, explorerTxUrl } from '../chain/explorerLink';
 import { formatExactAmount } from '../chain/formatExactAmount';
 import type { ActivityEntry } from './activityApi';
 
@@ -55,14 +56,9 @@ export function describeEntry(entry: ActivityEntry, chains: readonly Chain[]): E
 
 /**
  * The transaction's page on the chain's block explorer and the explorer's name ("Basescan"), or undefined
- * when the chain has none (the local chain): then only the hash is shown. (As the send screen's link; not
- * imported from there, so that the folders do not import each other.)
+ * when the chain has none (the local chain): then only the hash is shown.
  */
 export function explorerLink(chain: Chain, hash: `0x${string}`): { url: string; name: string } | undefined {
-  const base = explorerUrl(chain);
-  if (base === undefined || base === '') return undefined;
-  return {
-    url: `${base.replace(/\/+$/, '')}/tx/${hash}`,
-    name: chain.blockExplorers?.default.name ?? 'block explorer',
-  };
+  const url = explorerTxUrl(chain, hash);
+  return url === undefined ? undefined : { url, name: explorerName(chain) };
 }

@@ -2,7 +2,6 @@ import { DialError, shortenAddress } from '@dial/core';
 import type { FormEvent, ReactNode } from 'react';
 import type { Chain } from 'viem';
 import { formatBalance } from '../chain/formatBalance';
-import { getCountries } from '../sign-in/countryList';
 import { PhoneField } from '../sign-in/PhoneField';
 import { ErrorMessage } from '../ui/ErrorMessage';
 import { FieldMessage, fieldMessageId } from '../ui/FieldMessage';
@@ -71,7 +70,6 @@ export function SendForm({
       {draft.mode === 'phone' ? (
         <>
           <PhoneField
-            countries={getCountries()}
             countryCode={draft.countryCode}
             value={draft.phone}
             onChange={({ phone, countryCode }) => update({ phone, countryCode })}

@@ -1,11 +1,11 @@
 import { useRef } from 'react';
 import type { Chain } from 'viem';
+import { explorerName, explorerTxUrl } from '../chain/explorerLink';
 import { formatExactAmount } from '../chain/formatExactAmount';
 import { RecoveryReminder } from '../recovery/RecoveryReminder';
 import { ErrorMessage } from '../ui/ErrorMessage';
 import { useFocusOnMount } from '../ui/useFocusOnMount';
 import { describeRecipient } from './describeRecipient';
-import { explorerName, explorerTxUrl } from './explorerLink';
 import { assetUnits, type SendPlan } from './useSendForm';
 import type { SendProgress } from './useSendTransfer';
 

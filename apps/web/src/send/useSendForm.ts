@@ -4,7 +4,8 @@ import type { Chain } from 'viem';
 import type { ChainClient } from '../chain/createChainClient';
 import type { BalanceState } from '../chain/useBalance';
 import type { UsdcBalanceState } from '../chain/useUsdcBalance';
-import { countryName, initialCountry } from '../sign-in/countryList';
+import { countryName } from '../sign-in/countryList';
+import { initialCountry } from '../sign-in/initialCountry';
 import { type Funds, hasEnoughFunds, maxSendable, parseAmount, type SendAsset } from './amount';
 import type { FeeEstimate } from './networkFee';
 import {

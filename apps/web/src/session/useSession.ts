@@ -1,15 +1,10 @@
-import { type DialError, isDialError } from '@dial/core';
 import { useCallback, useEffect, useState } from 'react';
 import { toDialError } from '../api/describeError';
-import { getConfig, getMe } from '../api/endpoints';
-import type { AppConfig, User } from '../api/types';
+import type { User } from '../api/types';
+import { loadSession, type Session } from './loadSession';
+import { type StartedSession, startedSession } from './startSession';
 
-/** The app's states: the whole routing of the app is this tiny state machine. */
-export type Session =
-  | { status: 'loading' }
-  | { status: 'failed'; error: DialError }
-  | { status: 'signed-out'; config: AppConfig }
-  | { status: 'signed-in'; config: AppConfig; user: User };
+export type { Session } from './loadSession';
 
 export interface SessionControls {
   session: Session;
@@ -21,16 +16,21 @@ export interface SessionControls {
   retry(): void;
 }
 
-/** Loads who is signed in (GET /api/me) and the server's configuration (GET /api/config). */
-export function useSession(): SessionControls {
-  const [session, setSession] = useState<Session>({ status: 'loading' });
+/**
+ * Loads who is signed in (GET /api/me) and the server's configuration (GET /api/config). The first time, it
+ * takes the requests main.tsx started as the app's code started (`startSession`), and starts with their
+ * outcome when they are answered already; a retry asks again.
+ */
+export function useSession(started: StartedSession | undefined = startedSession()): SessionControls {
+  const [session, setSession] = useState<Session>(() => started?.settled ?? { status: 'loading' });
   const [attempt, setAttempt] = useState(0);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: `attempt` is the trigger for a retry.
   useEffect(() => {
     const controller = new AbortController();
-    setSession({ status: 'loading' });
-    loadSession(controller.signal).then(
+    const early = attempt === 0 ? started?.promise : undefined;
+    if (early === undefined) setSession({ status: 'loading' });
+    (early ?? loadSession(controller.signal)).then(
       (loaded) => {
         if (!controller.signal.aborted) setSession(loaded);
       },
@@ -54,15 +54,4 @@ export function useSession(): SessionControls {
   const retry = useCallback(() => setAttempt((n) => n + 1), []);
 
   return { session, signedIn, signedOut, retry };
-}
-
-async function loadSession(signal: AbortSignal): Promise<Session> {
-  const [user, config] = await Promise.all([
-    getMe(signal).catch((error: unknown) => {
-      if (isDialError(error, 'unauthorized')) return null;
-      throw error;
-    }),
-    getConfig(signal),
-  ]);
-  return user === null ? { status: 'signed-out', config } : { status: 'signed-in', config, user };
 }

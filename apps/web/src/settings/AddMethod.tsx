@@ -1,7 +1,6 @@
 import type { FormEvent } from 'react';
 import type { OtpChannel, SignInMethod } from '../api/types';
 import { CodeEntry } from '../sign-in/CodeEntry';
-import { getCountries } from '../sign-in/countryList';
 import { EmailField } from '../sign-in/EmailField';
 import { PhoneField } from '../sign-in/PhoneField';
 import { useSignInFlow } from '../sign-in/useSignInFlow';
@@ -50,7 +49,6 @@ export function AddMethod({ kind, onLinked, onCancel }: AddMethodProps) {
       <form className="form" onSubmit={submit} noValidate>
         {isPhone ? (
           <PhoneField
-            countries={getCountries()}
             countryCode={flow.draft.countryCode}
             value={flow.draft.phone}
             onChange={flow.update}

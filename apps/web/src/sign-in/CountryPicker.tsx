@@ -1,20 +1,25 @@
-import type { Country } from '@dial/core';
+import { countryCallingCodes, countryFlag } from '@dial/core';
 import type { MouseEvent } from 'react';
+import { getCountries, useCountryName } from './countryList';
 import { formatCallCode } from './countryOptions';
 import { useCountryPicker } from './useCountryPicker';
 
 interface CountryPickerProps {
-  countries: readonly Country[];
   value: string;
   onChange(code: string): void;
   disabled?: boolean;
 }
 
-/** The phone field's country: a button showing the flag and calling code, opening a searchable list. */
-export function CountryPicker({ countries, value, onChange, disabled = false }: CountryPickerProps) {
-  const picker = useCountryPicker(countries, value, onChange);
-  const selected = countries.find((country) => country.code === value);
-  const callCode = selected ? formatCallCode(selected.callCode) : '';
+/**
+ * The phone field's country: a button showing the flag and calling code, opening a searchable list. The
+ * list of countries is made when it opens: the button needs only its own country.
+ */
+export function CountryPicker({ value, onChange, disabled = false }: CountryPickerProps) {
+  const picker = useCountryPicker(getCountries, value, onChange);
+  // The button's country without naming it (its name comes after the first render: useCountryName).
+  const digits = countryCallingCodes().get(value);
+  const callCode = digits !== undefined ? formatCallCode(digits) : '';
+  const name = useCountryName(value);
 
   return (
     <div className="country-picker" ref={picker.rootRef}>
@@ -22,14 +27,14 @@ export function CountryPicker({ countries, value, onChange, disabled = false }: 
         type="button"
         className="country-button"
         ref={picker.buttonRef}
-        aria-label={`Country: ${selected?.name ?? value} ${callCode}`.trim()}
+        aria-label={`Country: ${name ?? value} ${callCode}`.trim()}
         aria-haspopup="dialog"
         aria-expanded={picker.open}
         onClick={picker.toggle}
         disabled={disabled}
       >
         <span className="country-flag" aria-hidden="true">
-          {selected?.flag}
+          {digits !== undefined ? countryFlag(value) : undefined}
         </span>
         <span aria-hidden="true">{callCode}</span>
         <span className="chevron" aria-hidden="true" />

@@ -1,13 +1,11 @@
-import type { Country } from '@dial/core';
-import { examplePhone, formatPhoneInput } from '@dial/core';
-import { type ChangeEvent, type RefObject, useRef } from 'react';
+import { type ChangeEvent, type RefObject, useEffect, useRef } from 'react';
 import { FieldMessage, fieldMessageId } from '../ui/FieldMessage';
 import { CountryPicker } from './CountryPicker';
 import { rememberCountry } from './countryList';
+import { usePhoneLibrary } from './loadPhoneLibrary';
 import { applyPhoneEdit } from './phoneEditing';
 
 interface PhoneFieldProps {
-  countries: readonly Country[];
   countryCode: string;
   value: string;
   onChange(value: { phone: string; countryCode: string }): void;
@@ -19,9 +17,12 @@ interface PhoneFieldProps {
   hint?: string;
 }
 
-/** The country picker and the phone number, formatted as it is typed. */
+/**
+ * The country picker and the phone number, formatted as it is typed. The field works before the phone
+ * library has loaded (it loads after the first render): what is typed meanwhile is kept as typed, and
+ * formatted once the library is there, as a paste would be; the placeholder (an example number) shows then.
+ */
 export function PhoneField({
-  countries,
   countryCode,
   value,
   onChange,
@@ -32,9 +33,41 @@ export function PhoneField({
 }: PhoneFieldProps) {
   const ownRef = useRef<HTMLInputElement>(null);
   const input = inputRef ?? ownRef;
+  const library = usePhoneLibrary();
+
+  // Typed (or filled in by the browser) before the library loaded: formatted as soon as it is there.
+  const formattedOnLoad = useRef(library !== undefined);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, when the library arrives.
+  useEffect(() => {
+    if (library === undefined || formattedOnLoad.current) return;
+    formattedOnLoad.current = true;
+    if (value.trim() === '') return;
+    const field = input.current;
+    const edit = applyPhoneEdit(
+      {
+        previous: value,
+        next: value,
+        caret: field?.selectionStart ?? value.length,
+        deletingBackward: false,
+        countryCode,
+      },
+      library.formatPhoneInput,
+    );
+    if (edit.text === value && edit.countryCode === countryCode) return;
+    onChange({ phone: edit.text, countryCode: edit.countryCode });
+    queueMicrotask(() => {
+      if (field && document.activeElement === field) field.setSelectionRange(edit.caret, edit.caret);
+    });
+  }, [library]);
 
   const onInput = (event: ChangeEvent<HTMLInputElement>) => {
     const field = event.target;
+    if (library === undefined) {
+      // No formatting yet: kept as typed (the browser keeps the caret).
+      onChange({ phone: field.value, countryCode });
+      return;
+    }
+    const format = library.formatPhoneInput;
     const native = event.nativeEvent as InputEvent;
     const edit = applyPhoneEdit(
       {
@@ -44,7 +77,7 @@ export function PhoneField({
         deletingBackward: native.inputType === 'deleteContentBackward',
         countryCode,
       },
-      formatPhoneInput,
+      format,
     );
     onChange({ phone: edit.text, countryCode: edit.countryCode });
     // React writes the formatted text synchronously during this event; put the caret back after it.
@@ -57,7 +90,10 @@ export function PhoneField({
     // The next phone field on this browser (after sign-out too) starts with it.
     rememberCountry(code);
     // An international number ("+44 …") names its own country: leave it as typed.
-    const phone = value.trim().startsWith('+') ? value : formatPhoneInput(value, code).text;
+    const phone =
+      value.trim().startsWith('+') || library === undefined
+        ? value
+        : library.formatPhoneInput(value, code).text;
     onChange({ phone, countryCode: code });
   };
 
@@ -67,7 +103,7 @@ export function PhoneField({
         Phone number
       </label>
       <div className="phone-row">
-        <CountryPicker countries={countries} value={countryCode} onChange={onCountry} disabled={disabled} />
+        <CountryPicker value={countryCode} onChange={onCountry} disabled={disabled} />
         <input
           ref={input}
           id="phone-number"
@@ -76,7 +112,7 @@ export function PhoneField({
           type="tel"
           autoComplete="tel-national"
           inputMode="tel"
-          placeholder={examplePhone(countryCode)}
+          placeholder={library?.examplePhone(countryCode) ?? ''}
           value={value}
           onChange={onInput}
           readOnly={disabled}

@@ -1,4 +1,3 @@
-import type { Country } from '@dial/core';
 import type { FormEvent, KeyboardEvent, ReactNode, RefObject } from 'react';
 import type { OtpChannel } from '../api/types';
 import { ErrorMessage } from '../ui/ErrorMessage';
@@ -10,7 +9,6 @@ import type { SignInDraft } from './prepareOtpRequest';
 interface SignInProps {
   /** The channels to offer; tabs only when there is more than one. */
   channels: readonly OtpChannel[];
-  countries: readonly Country[];
   draft: SignInDraft;
   onChange(patch: Partial<SignInDraft>): void;
   onSubmit(): void;
@@ -29,7 +27,6 @@ const TAB_LABELS: Record<OtpChannel, string> = { sms: 'Phone', email: 'Email' };
 /** The sign-in form: phone number or e-mail address, then "Send code". */
 export function SignIn({
   channels,
-  countries,
   draft,
   onChange,
   onSubmit,
@@ -47,7 +44,6 @@ export function SignIn({
   const field =
     draft.channel === 'sms' ? (
       <PhoneField
-        countries={countries}
         countryCode={draft.countryCode}
         value={draft.phone}
         onChange={onChange}

@@ -5,7 +5,6 @@ import { useWalletSignIn, type WalletSignIn } from '../connect/useWalletSignIn';
 import { WalletChoices } from '../connect/WalletChoices';
 import { CodeEntry } from './CodeEntry';
 import { signInCodeRoutes } from './codeRoutes';
-import { getCountries } from './countryList';
 import { keepChallenge } from './keptChallenge';
 import { SignIn } from './SignIn';
 import { useSignInFlow } from './useSignInFlow';
@@ -59,7 +58,6 @@ export function SignInFlow({ channels, moreWallets, onSignedIn, preloadNext }: S
   return (
     <SignIn
       channels={channels}
-      countries={getCountries()}
       draft={flow.draft}
       onChange={flow.update}
       onSubmit={() => void flow.sendCode()}

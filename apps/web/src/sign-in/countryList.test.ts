@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { memoryStorage } from '../connect/testing/announceWallet';
-import { initialCountry, rememberCountry } from './countryList';
+import { rememberCountry } from './countryList';
+import { initialCountry } from './initialCountry';
 
 /** A browser whose languages are `languages`. */
 function browserIn(...languages: string[]) {

@@ -11,13 +11,16 @@ import {
 } from 'react';
 import { filterCountries } from './countryOptions';
 
+const NONE: readonly Country[] = [];
+
 /**
  * The country picker's behaviour: a button that opens a search box over a listbox. The search box keeps the
  * focus and points at the active option with aria-activedescendant; ArrowUp/ArrowDown move it, Enter picks,
- * Escape closes and gives the focus back to the button, and clicking or tabbing away closes.
+ * Escape closes and gives the focus back to the button, and clicking or tabbing away closes. `listCountries`
+ * is called when the picker opens, not before (naming and sorting every country takes a while).
  */
 export function useCountryPicker(
-  countries: readonly Country[],
+  listCountries: () => readonly Country[],
   selectedCode: string,
   onSelect: (code: string) => void,
 ) {
@@ -32,6 +35,7 @@ export function useCountryPicker(
   const listId = `${id}-countries`;
   const optionId = useCallback((code: string) => `${id}-country-${code}`, [id]);
 
+  const countries = useMemo(() => (open ? listCountries() : NONE), [open, listCountries]);
   const results = useMemo(() => filterCountries(countries, query), [countries, query]);
   const active = activeIndex >= 0 ? results[activeIndex] : undefined;
 
@@ -42,10 +46,10 @@ export function useCountryPicker(
 
   const openPicker = useCallback(() => {
     setQuery('');
-    setActiveIndex(countries.findIndex((country) => country.code === selectedCode));
+    setActiveIndex(listCountries().findIndex((country) => country.code === selectedCode));
     justOpened.current = true;
     setOpen(true);
-  }, [countries, selectedCode]);
+  }, [listCountries, selectedCode]);
 
   const pick = useCallback(
     (country: Country) => {

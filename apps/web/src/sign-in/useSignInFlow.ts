@@ -1,10 +1,11 @@
 import { isDialError } from '@dial/core';
-import { useCallback, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { OtpChannel, OtpStarted } from '../api/types';
 import type { CodeRoutes } from './codeRoutes';
-import { countryName, initialCountry, rememberCountry } from './countryList';
+import { countryName, rememberCountry, startingCountry } from './countryList';
 import { keepChallenge, readKeptChallenge } from './keptChallenge';
-import { prepareOtpRequest, type SignInDraft } from './prepareOtpRequest';
+import { checkSignInDraft, phoneLibrary } from './loadPhoneLibrary';
+import type { SignInDraft } from './prepareOtpRequest';
 
 /** A code was sent: what the code-entry screen needs. */
 export interface Challenge {
@@ -34,12 +35,15 @@ export function challengeFor(started: OtpStarted, display: string, now = Date.no
  * message, the request to send a code, and the step. Linking a phone number or e-mail address in settings
  * runs the same flow through its own `send`. With `keep` (sign-in's flow), the code step is kept in this tab,
  * so a reload on the code screen opens it again: the code sent still works.
+ *
+ * The form shows before the phone library has loaded (it starts loading once the flow shows): "Send code"
+ * waits for it, so the form is checked exactly as it would be with the library there from the start.
  */
 export function useSignInFlow(initialChannel: OtpChannel, send: CodeRoutes<unknown>['send'], keep = false) {
   const [kept] = useState(() => (keep ? readKeptChallenge(Date.now()) : null));
   const [draft, setDraft] = useState<SignInDraft>(() => ({
     channel: initialChannel,
-    countryCode: initialCountry(),
+    countryCode: startingCountry(),
     phone: '',
     email: '',
   }));
@@ -73,57 +77,72 @@ export function useSignInFlow(initialChannel: OtpChannel, send: CodeRoutes<unkno
     if (patch.channel !== undefined) setError(null);
   }, []);
 
+  // The phone library, for the form's check (and the phone field's formatting): loaded once the flow shows.
+  useEffect(() => {
+    phoneLibrary.load().catch(() => undefined);
+  }, []);
+
   const sendCode = useCallback(async () => {
     if (sendingRef.current) return;
-    let request: ReturnType<typeof prepareOtpRequest>;
-    try {
-      request = prepareOtpRequest(draft, countryName);
-    } catch (caught) {
-      setError(caught);
-      return;
-    }
-    if (!request.ok) {
-      setError(null);
-      setFieldError(request.message);
-      fieldRef.current?.focus();
-      return;
-    }
-    setFieldError(null);
-    setError(null);
-    // Back from the code screen with the same number or address, before a new code may be sent: the code
-    // already sent still works, so go back to it (asking again would only be refused as too soon).
-    const last = lastChallenge.current;
-    if (
-      last &&
-      last.started.channel === request.channel &&
-      last.started.to === request.to &&
-      Date.now() < last.resendAt
-    ) {
-      showCode(last);
-      return;
-    }
+    // Taken from here on: a second press while the phone library loads is ignored, as one while sending.
     sendingRef.current = true;
-    setSending(true);
     try {
-      const started = await send(request.channel, request.to, { onChecking: () => setChecking(true) });
-      showCode(challengeFor(started, request.display));
-      // The next phone field on this browser starts with this number's country.
-      if (request.channel === 'sms') rememberCountry(draft.countryCode);
-    } catch (caught) {
-      // This browser was sent a code for it a moment ago (before a reload, in another tab): that code is the
-      // one to enter, and the server said how long until it sends another.
-      const wait = isDialError(caught, 'code_recently_sent') ? caught.retryAfterSeconds : undefined;
-      if (wait === undefined) setError(caught);
-      else {
-        const { channel, to, display } = request;
-        showCode(
-          challengeFor({ ok: true, channel, to, resendAfterSeconds: wait, expiresInSeconds: wait }, display),
-        );
+      let checked: Awaited<ReturnType<typeof checkSignInDraft>>;
+      try {
+        checked = await checkSignInDraft(draft, countryName);
+      } catch (caught) {
+        setError(caught);
+        return;
+      }
+      const { request } = checked;
+      // Typed before the phone library loaded: the number as the field now formats it.
+      if (checked.draft !== draft) setDraft(checked.draft);
+      if (!request.ok) {
+        setError(null);
+        setFieldError(request.message);
+        fieldRef.current?.focus();
+        return;
+      }
+      setFieldError(null);
+      setError(null);
+      // Back from the code screen with the same number or address, before a new code may be sent: the code
+      // already sent still works, so go back to it (asking again would only be refused as too soon).
+      const last = lastChallenge.current;
+      if (
+        last &&
+        last.started.channel === request.channel &&
+        last.started.to === request.to &&
+        Date.now() < last.resendAt
+      ) {
+        showCode(last);
+        return;
+      }
+      setSending(true);
+      try {
+        const started = await send(request.channel, request.to, { onChecking: () => setChecking(true) });
+        showCode(challengeFor(started, request.display));
+        // The next phone field on this browser starts with this number's country.
+        if (request.channel === 'sms') rememberCountry(checked.draft.countryCode);
+      } catch (caught) {
+        // This browser was sent a code for it a moment ago (before a reload, in another tab): that code is
+        // the one to enter, and the server said how long until it sends another.
+        const wait = isDialError(caught, 'code_recently_sent') ? caught.retryAfterSeconds : undefined;
+        if (wait === undefined) setError(caught);
+        else {
+          const { channel, to, display } = request;
+          showCode(
+            challengeFor(
+              { ok: true, channel, to, resendAfterSeconds: wait, expiresInSeconds: wait },
+              display,
+            ),
+          );
+        }
+      } finally {
+        setSending(false);
+        setChecking(false);
       }
     } finally {
       sendingRef.current = false;
-      setSending(false);
-      setChecking(false);
     }
   }, [draft, send, showCode]);
 

@@ -1,0 +1,132 @@
+import { describe, expect, it } from 'vitest';
+import { parseArgs, SECTIONS } from './index.mjs';
+import { exitCode, formatAmount, formatMachine, formatMet, formatRows, median } from './lib.mjs';
+
+describe('median', () => {
+  it('takes the middle value, or the mean of the two middle ones, whatever the order', () => {
+    expect(median([3, 1, 2])).toBe(2);
+    expect(median([4, 1, 3, 2])).toBe(2.5);
+    expect(median([7])).toBe(7);
+  });
+
+  it('is NaN for no values, and leaves its input as it was', () => {
+    expect(median([])).toBeNaN();
+    const values = [3, 1, 2];
+    median(values);
+    expect(values).toEqual([3, 1, 2]);
+  });
+});
+
+describe('formatRows', () => {
+  it('writes one Markdown row a figure: numbers with their unit, text as it is, the ratio, goal and met', () => {
+    const table = formatRows([
+      {
+        figure: 'GET /api/me req/s, SQLite',
+        value: 12345,
+        reference: 20000,
+        ratio: 0.617,
+        goal: '≥ 0.5× bare Fastify',
+        met: true,
+        unit: 'req/s',
+        cpuRatio: 0.5,
+      },
+      {
+        figure: 'bytes a first visit transfers',
+        value: '109.2 KiB',
+        reference: '439.2 KiB: the same files uncompressed',
+        ratio: 0.25,
+        goal: '≤ 130.0 KiB',
+        met: false,
+      },
+      {
+        figure: 'RSS idle',
+        value: 100.5,
+        reference: 59,
+        ratio: 1.7,
+        goal: '≤ 150 MiB',
+        met: true,
+        unit: 'MiB',
+        note: 'a|b',
+      },
+    ]);
+    expect(table.split('\n')).toEqual([
+      '| figure | value | reference | ratio | goal | met | note |',
+      '|---|---:|---|---:|---|---|---|',
+      '| GET /api/me req/s, SQLite | 12,345 req/s | 20,000 req/s | 0.62× | ≥ 0.5× bare Fastify | yes | CPU a request: 0.50× |',
+      '| bytes a first visit transfers | 109.2 KiB | 439.2 KiB: the same files uncompressed | 0.25× | ≤ 130.0 KiB | NO |  |',
+      '| RSS idle | 100.5 MiB | 59 MiB | 1.70× | ≤ 150 MiB | yes | a\\|b |',
+    ]);
+  });
+
+  it('shows a dash for a figure without a goal or a ratio', () => {
+    expect(formatMet(undefined)).toBe('—');
+    expect(formatAmount(Number.NaN, 'ms')).toBe('—');
+    const [, , row] = formatRows([
+      { figure: 'f', value: 1, reference: 2, ratio: Number.NaN, unit: 'ms' },
+    ]).split('\n');
+    expect(row).toBe('| f | 1 ms | 2 ms | — | — | — |  |');
+  });
+});
+
+describe('exitCode', () => {
+  const met = { met: true };
+  const unmet = { met: false };
+
+  it('fails when a section broke, smoke or not', () => {
+    expect(exitCode({ rows: [met], failures: [{ section: 'server' }] })).toBe(1);
+    expect(exitCode({ rows: [], failures: [{ section: 'server' }], smoke: true })).toBe(1);
+  });
+
+  it('does not fail on an unmet goal unless strict, and never in a smoke pass', () => {
+    expect(exitCode({ rows: [met, unmet], failures: [] })).toBe(0);
+    expect(exitCode({ rows: [met, unmet], failures: [], strict: true })).toBe(1);
+    expect(exitCode({ rows: [met, unmet], failures: [], strict: true, smoke: true })).toBe(0);
+    expect(exitCode({ rows: [met, { met: undefined }], failures: [], strict: true })).toBe(0);
+  });
+});
+
+describe('the command line', () => {
+  it('reads the options, the database from BENCH_DATABASE_URL when --pg is not given', () => {
+    expect(parseArgs(['--smoke', '--only', 'server,signin', '--json', 'rows.json'], {})).toEqual({
+      smoke: true,
+      strict: false,
+      only: ['server', 'signin'],
+      json: 'rows.json',
+      databaseUrl: undefined,
+    });
+    expect(parseArgs([], { BENCH_DATABASE_URL: 'postgres://a/b' }).databaseUrl).toBe('postgres://a/b');
+    expect(parseArgs(['--pg', 'postgres://c/d'], { BENCH_DATABASE_URL: 'postgres://a/b' }).databaseUrl).toBe(
+      'postgres://c/d',
+    );
+  });
+
+  it('refuses an unknown option, a missing value and an unknown section', () => {
+    expect(() => parseArgs(['--fast'], {})).toThrow(/unknown option --fast/);
+    expect(() => parseArgs(['--pg'], {})).toThrow(/--pg needs a value/);
+    expect(() => parseArgs(['--only', 'nope'], {})).toThrow(/no section nope/);
+  });
+
+  it('has a section a module, each named once', () => {
+    const names = SECTIONS.map((entry) => entry.name);
+    expect(new Set(names).size).toBe(names.length);
+    expect(names).toEqual(expect.arrayContaining(['start', 'browser', 'server', 'signin', 'memory', 'wallet']));
+  });
+});
+
+describe('formatMachine', () => {
+  it('says the CPU, cores, memory, load at start and end, Node and Chromium', () => {
+    const start = {
+      cpu: 'AMD EPYC',
+      cores: 2,
+      memoryGiB: 23.5,
+      load: [2.1, 1.7, 0.96],
+      node: 'v20.20.2',
+      chromium: 'Chromium 156',
+    };
+    const end = { ...start, load: [3, 2, 1] };
+    expect(formatMachine(start, end)).toBe(
+      'Machine: AMD EPYC, 2 cores, 23.5 GiB; load average 2.10 1.70 0.96 at start, 3.00 2.00 1.00 at end; ' +
+        'Node v20.20.2; Chromium 156',
+    );
+  });
+});
