@@ -22,7 +22,8 @@
 //   beside it, with the 40 ms round trips in it (its reference: the summed durations of the requests on that
 //   chain, the raw transaction included, so the rest is the page's own work).
 //
-// Run alone: `node bench/wallet.mjs` (5 runs), `--runs N`, or `--smoke` (one run, for CI: it fails only when
+// Run alone: `node bench/wallet.mjs` (5 runs), `--runs N`, `--dist DIR` (another build of the web app than
+// apps/web/dist, another branch's, to compare), or `--smoke` (one run, for CI: it fails only when
 // something does not work, never on a goal). Imported: `benchWallet(options)` returns the rows
 // {figure, value, reference, ratio, goal, met, unit}.
 import { spawn } from 'node:child_process';
@@ -44,18 +45,19 @@ const RECIPIENT = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 /**
  * Measures the figures.
  *
- * @param {{ runs?: number, smoke?: boolean, log?: (line: string) => void }} [options] `runs` (default 5;
- *   `smoke` makes it 1); `log` gets progress lines (default: stderr).
+ * @param {{ runs?: number, smoke?: boolean, log?: (line: string) => void, dist?: string }} [options] `runs`
+ *   (default 5; `smoke` makes it 1); `log` gets progress lines (default: stderr); `dist`: the web app's
+ *   build to serve (default apps/web/dist).
  * @returns {Promise<Array<{figure: string, value: number, reference: number, ratio: number, goal: string,
  *   met: boolean | undefined, unit: string}>>} `met` undefined: a figure reported without a goal.
  */
-export async function benchWallet({ runs = 5, smoke = false, log } = {}) {
+export async function benchWallet({ runs = 5, smoke = false, log, dist } = {}) {
   const say = log ?? ((line) => process.stderr.write(`${line}\n`));
   const count = smoke ? 1 : runs;
-  for (const file of [SERVER_MAIN, WEB_INDEX]) {
+  for (const file of [SERVER_MAIN, dist === undefined ? WEB_INDEX : join(dist, 'index.html')]) {
     if (!existsSync(file)) throw new Error(`${file} is missing: run npm run build first`);
   }
-  const server = await startDevServer();
+  const server = await startDevServer(dist);
   const { chromium } = await import('playwright-core');
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
@@ -347,7 +349,7 @@ function describeRequest(request, url) {
 }
 
 /** Dial's production build in development mode with its local dev chain, on free ports (as the e2e tests). */
-async function startDevServer() {
+async function startDevServer(webDist) {
   const dataDir = mkdtempSync(join(tmpdir(), 'dial-bench-wallet-'));
   const logPath = join(dataDir, 'server.log');
   const logFd = openSync(logPath, 'w');
@@ -368,6 +370,7 @@ async function startDevServer() {
       OTP_STARTS_PER_IP: '1000',
       OTP_VERIFIES_PER_IP: '1000',
       LOG_LEVEL: 'warn',
+      ...(webDist !== undefined ? { WEB_DIST_DIR: webDist } : {}),
     },
     stdio: ['ignore', logFd, logFd],
   });
@@ -428,7 +431,9 @@ if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.a
   const runsAt = args.indexOf('--runs');
   const runs = runsAt === -1 ? 5 : Number(args[runsAt + 1]);
   if (!Number.isInteger(runs) || runs < 1) throw new Error('--runs takes a whole number ≥ 1');
-  const rows = await benchWallet({ runs, smoke });
+  const distAt = args.indexOf('--dist');
+  const dist = distAt === -1 ? undefined : args[distAt + 1];
+  const rows = await benchWallet({ runs, smoke, dist });
   console.log(formatRows(rows));
   if (!smoke && rows.some((row) => row.met === false)) process.exitCode = 1;
 }
