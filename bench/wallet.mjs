@@ -280,8 +280,9 @@ async function sendMeasured(page, cdp) {
   page.off('request', onRequest);
   // The raw transaction was answered (the hash shows); its end may reach Playwright a moment later.
   for (let tries = 0; tries < 500; tries++) {
-    if (requests.some(({ request, name }) => name === 'eth_sendRawTransaction' && finished.has(request)))
-      break;
+    const answered = ({ request, name }) =>
+      name === 'eth_sendRawTransaction' && answeredAt(request, finished) !== null;
+    if (requests.some(answered)) break;
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
   page.off('requestfinished', onFinished);
@@ -297,14 +298,17 @@ async function sendMeasured(page, cdp) {
   const timed = [];
   for (const { request, name } of requests) {
     // Requests still open (the live wallet's event stream) are no step before the raw transaction.
-    if (!finished.has(request)) continue;
-    const timing = request.timing();
-    if (timing.responseEnd < 0) continue;
-    timed.push({ name, start: timing.startTime, end: timing.startTime + timing.responseEnd });
+    const end = answeredAt(request, finished);
+    if (end === null) continue;
+    timed.push({ name, start: request.timing().startTime, end });
   }
   const sent = timed.find((request) => request.name === 'eth_sendRawTransaction');
   if (sent === undefined)
-    throw new Error(`no eth_sendRawTransaction: ${timed.map((r) => r.name).join(', ')}`);
+    throw new Error(
+      `no answered eth_sendRawTransaction: ${requests
+        .map(({ request, name }) => `${name} (${finished.has(request) ? 'finished' : 'open'})`)
+        .join(', ')}`,
+    );
   // The requests between the click and the raw transaction; a step is a request that started after another
   // one of them had finished (1 ms of slack for the clocks' rounding).
   const before = timed
@@ -331,6 +335,20 @@ async function sendMeasured(page, cdp) {
     figure: sent.end - clickedAt,
     reference: critical.reduce((total, request) => total + (request.end - request.start), 0),
   };
+}
+
+/**
+ * When `request`'s answer had come (epoch ms): its end, or, when Playwright missed the end of a request whose
+ * answer the page did get (it happens under network emulation), the answer's first byte (these answers are a
+ * few hundred bytes); null when it is not answered (an event stream, say).
+ */
+function answeredAt(request, finished) {
+  const timing = request.timing();
+  if (finished.has(request) && timing.responseEnd >= 0) return timing.startTime + timing.responseEnd;
+  if (timing.responseStart >= 0 && !request.url().includes('/api/events')) {
+    return timing.startTime + timing.responseStart;
+  }
+  return null;
 }
 
 /** `GET /api/wallet`, or a chain RPC request by its JSON-RPC method(s). */
