@@ -1,5 +1,5 @@
 import type { DialError } from '@dial/core';
-import { useCallback, useLayoutEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { toDialError } from '../api/describeError';
 import {
   type OpenedWallet,
@@ -16,21 +16,18 @@ export type OpenWalletState =
 
 /**
  * Opens (or creates) the user's wallet when the wallet screen appears; `retry` tries again (also after a
- * recovery or a rotation, to open the new split). Started in a layout effect: the wallet request leaves as
- * the screen is committed, not after the browser has painted it (a passive effect waits for that, which
- * takes a while on a slow phone right after sign-in).
+ * recovery or a rotation, to open the new split).
  */
 export function useOpenWallet(userId: string) {
   const [state, setState] = useState<OpenWalletState>({ status: 'opening' });
   const [attempt, setAttempt] = useState(0);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: `attempt` is the trigger for a retry.
-  useLayoutEffect(() => {
+  useEffect(() => {
     let current = true;
-    // Already so on the first opening: no second render before the paint.
-    setState((shown) => (shown.status === 'opening' ? shown : { status: 'opening' }));
+    setState({ status: 'opening' });
     openWallet(userId, (stage) => {
-      if (current) setState((shown) => (shown.status === stage ? shown : { status: stage }));
+      if (current) setState({ status: stage });
     }).then(
       (result) => {
         if (!current) return;
