@@ -1,8 +1,9 @@
 // The server's figures (issue 12), each as a ratio to a reference measured in the same run:
 // - requests per second of `GET /api/health`, `GET /api/config` and an authenticated `GET /api/me` (SQLite,
-//   and PostgreSQL when a database URL is given), against a bare Fastify JSON route (the same Fastify, in its
-//   own `node` process like Dial's), with autocannon on loopback; rounds interleave the reference and each
-//   route, and each figure is the median of its rounds' ratios;
+//   and PostgreSQL when a database URL is given; each of autocannon's connections signed in as its own
+//   account, as that many people would be, so no two connections share a session), against a bare Fastify
+//   JSON route (the same Fastify, in its own `node` process like Dial's), with autocannon on loopback; rounds
+//   interleave the reference and each route, and each figure is the median of its rounds' ratios;
 // - the production cold start: `node apps/server/dist/main.js` spawned to its first `200` from
 //   `/api/health`, median of interleaved runs, beside a bare Fastify server's.
 //
@@ -12,7 +13,7 @@
 //                         [--only 'api/me']
 //
 // `--pg` (or BENCH_DATABASE_URL) names a PostgreSQL database the bench may write to (the server migrates it;
-// the bench adds one user and session per run). `--smoke` runs one short round of everything (CI).
+// the bench adds ten users and sessions per run). `--smoke` runs one short round of everything (CI).
 // Importable: `benchServer(options)` returns the rows {figure, value, reference, ratio, goal, met, unit}.
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { request } from 'node:http';
@@ -64,7 +65,7 @@ export async function benchServer(options = {}) {
     servers.push(bare);
     const sqlite = await startDial({});
     servers.push(sqlite);
-    const sqliteCookie = await signIn(sqlite);
+    const sqliteCookies = await signInMany(sqlite);
     /** @type {Array<{figure: string, server: any, path: string, headers?: object, goal: number}>} */
     const targets = [
       { figure: 'GET /api/health req/s', server: sqlite, path: '/api/health', goal: 0.8 },
@@ -73,7 +74,7 @@ export async function benchServer(options = {}) {
         figure: 'GET /api/me req/s, SQLite',
         server: sqlite,
         path: '/api/me',
-        headers: { cookie: sqliteCookie },
+        headers: sqliteCookies,
         goal: 0.5,
       },
     ];
@@ -84,7 +85,7 @@ export async function benchServer(options = {}) {
         figure: 'GET /api/me req/s, PostgreSQL',
         server: postgres,
         path: '/api/me',
-        headers: { cookie: await signIn(postgres) },
+        headers: await signInMany(postgres),
         goal: 0.3,
       });
     } else {
@@ -175,6 +176,16 @@ async function timeToFirstAnswer(start) {
  */
 export { signIn as _signIn };
 
+/** How many connections autocannon opens to each server. */
+const CONNECTIONS = 10;
+
+/** One signed-in account for each of autocannon's connections: their `Cookie` headers. */
+async function signInMany(server) {
+  const headers = [];
+  for (let i = 0; i < CONNECTIONS; i++) headers.push({ cookie: await signIn(server) });
+  return headers;
+}
+
 async function signIn(server) {
   const token = randomBytes(32).toString('base64url');
   const now = new Date();
@@ -241,13 +252,23 @@ async function signIn(server) {
 }
 
 /**
- * Loads `path` of `server` with autocannon (10 connections, loopback) for `seconds`: the requests per second,
- * and the server process's CPU time per request in µs (from /proc, where there is one; else NaN). Any
- * non-2xx answer fails the bench.
+ * Loads `path` of `server` with autocannon ({@link CONNECTIONS} connections, loopback) for `seconds`: the
+ * requests per second, and the server process's CPU time per request in µs (from /proc, where there is one;
+ * else NaN). `headers` are every request's, or a list: each connection sends one of them. Any non-2xx answer
+ * fails the bench.
  */
 async function load(server, path, headers, seconds) {
   const cpuBefore = cpuMicroseconds(server.pid);
-  const result = await autocannon({ url: server.url(path), connections: 10, duration: seconds, headers });
+  let connection = 0;
+  const perConnection = Array.isArray(headers)
+    ? { setupClient: (client) => client.setHeaders(headers[connection++ % headers.length]) }
+    : { headers };
+  const result = await autocannon({
+    url: server.url(path),
+    connections: CONNECTIONS,
+    duration: seconds,
+    ...perConnection,
+  });
   const cpu = cpuMicroseconds(server.pid) - cpuBefore;
   if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) {
     throw new Error(

@@ -7,6 +7,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import type { TrustProxy } from '../src/config/index.js';
+import { isApiOrDevPath } from '../src/http/securityHeaders.js';
 import { useTestDatabase } from './databases.js';
 import { expectError } from './expectError.js';
 import { createTestApp, ORIGIN, PHONE, testConfig } from './testApp.js';
@@ -149,6 +150,34 @@ describe('headers', () => {
     expect(malformed.headers['content-security-policy']).toBe(csp);
   });
 
+  it.each([
+    ['/api', true],
+    ['/api/me', true],
+    ['/api?x=1', true],
+    ['/dev/outbox', true],
+    ['/apiary', false],
+    ['/developer', false],
+    ['/', false],
+    ['/assets/index.js', false],
+    ['/index.html?api', false],
+  ])('marks %s as an API path (Cache-Control: no-store): %s', (url, expected) => {
+    expect(isApiOrDevPath(url)).toBe(expected);
+  });
+
+  it('sets them and Cache-Control: no-store on the quiet reads too', async () => {
+    const t = await createTestApp(db());
+    const { token } = await t.signIn('email', 'ada@example.com');
+    for (const answer of [
+      await t.get('/api/health'),
+      await t.get('/api/config'),
+      await t.get('/api/me', { token }),
+    ]) {
+      expect(answer.statusCode).toBe(200);
+      expectSecurityHeaders(answer);
+      expect(answer.headers['cache-control']).toBe('no-store');
+    }
+  });
+
   it('sets them on errors too: 401, 403 and 429', async () => {
     const t = await createTestApp(db());
     expectSecurityHeaders(await t.get('/api/me'));
@@ -280,6 +309,75 @@ describe('logs', () => {
     expect(log).not.toContain(code);
     expect(log).not.toContain(token);
     expect(log).not.toContain(authShare);
+  });
+});
+
+describe('the request log', () => {
+  /** The `request completed` / `request errored` lines written so far, as `METHOD url status`. */
+  function requestLines(lines: string[]): string[] {
+    return lines
+      .map((line) => JSON.parse(line))
+      .filter((entry) => entry.msg === 'request completed' || entry.msg === 'request errored')
+      .map((entry) => `${entry.req.method} ${entry.req.url} ${entry.res.statusCode}`);
+  }
+
+  it('skips successful reads of health, config and me, and logs every refusal, error and change', async () => {
+    const lines: string[] = [];
+    const t = await createTestApp(db(), {
+      config: { logLevel: 'info' },
+      deps: { logStream: { write: (line) => lines.push(line) } },
+    });
+    const { token } = await t.signIn('email', 'ada@example.com');
+    lines.length = 0;
+    for (const url of ['/api/health', '/api/config', '/api/ready'])
+      expect((await t.get(url)).statusCode).toBe(200);
+    expect((await t.get('/api/me', { token })).statusCode).toBe(200);
+    expect(requestLines(lines)).toEqual([]);
+
+    // An auth failure, a CSRF refusal, a rate limit, an unknown path: each one line.
+    expect((await t.get('/api/me', { token: 'A'.repeat(43) })).statusCode).toBe(401);
+    const crossSite = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/logout',
+      headers: { origin: 'https://evil.example', cookie: `dial_session=${token}` },
+    });
+    expect(crossSite.statusCode).toBe(403);
+    let limited = 0;
+    for (let i = 0; i < 25 && limited === 0; i++) {
+      const answer = await t.post('/api/auth/otp/start', { channel: 'email', to: `user${i}@example.com` });
+      if (answer.statusCode === 429) limited++;
+    }
+    expect(limited).toBe(1);
+    expect((await t.get('/api/nothing-here')).statusCode).toBe(404);
+    // Other reads are logged as before, and so is every change (here, signing out).
+    expect((await t.get('/api/wallet', { token })).statusCode).toBe(404);
+    expect((await t.post('/api/auth/logout', {}, { token })).statusCode).toBe(200);
+
+    const logged = requestLines(lines);
+    expect(logged).toContain('GET /api/me 401');
+    expect(logged).toContain('POST /api/auth/logout 403');
+    expect(logged).toContain('POST /api/auth/otp/start 429');
+    expect(logged).toContain('GET /api/nothing-here 404');
+    expect(logged).toContain('GET /api/wallet 404');
+    expect(logged.at(-1)).toBe('POST /api/auth/logout 200');
+    expect(logged.filter((line) => line.startsWith('POST /api/auth/otp/start 200')).length).toBeGreaterThan(
+      0,
+    );
+    expect(logged.some((line) => /^GET \/api\/(health|config|ready) /.test(line))).toBe(false);
+  });
+
+  it('logs an unexpected failure of a quiet route', async () => {
+    const lines: string[] = [];
+    const t = await createTestApp(db(), {
+      config: { logLevel: 'info' },
+      deps: { logStream: { write: (line) => lines.push(line) } },
+    });
+    const { token } = await t.signIn('email', 'ada@example.com');
+    await db().schema.alterTable('sessions').renameTo('sessions_gone').execute();
+    const answer = await t.get('/api/me', { token });
+    expect(answer.statusCode).toBe(500);
+    expect(requestLines(lines)).toContain('GET /api/me 500');
+    expect(lines.some((line) => line.includes('unexpected error'))).toBe(true);
   });
 });
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { createSession } from '../src/auth/sessions.js';
+import { createSession, findSessionUser } from '../src/auth/sessions.js';
 import { findUser, type User } from '../src/auth/users.js';
 import type { Database, IdentityKind } from '../src/db/database.js';
 import { accountWallet } from '../src/wallet/accountWallet.js';
@@ -214,5 +214,74 @@ describe.each(DIALECTS)('GET /api/me in one query on %s', (dialect) => {
       address: EMBEDDED,
       kind: 'embedded',
     });
+  });
+  it('answers many requests at once, each with its own user, and refuses the ended sessions among them', async () => {
+    const t = await createTestApp(db());
+    // More than the largest batch of session look-ups on PostgreSQL (64), so they take several queries.
+    const users = [];
+    for (let i = 0; i < 70; i++) {
+      const phone = `+4474000${String(i).padStart(5, '0')}`;
+      const { userId } = await account(db(), [{ kind: 'phone', value: phone }]);
+      const { token } = await createSession(db(), userId, t.config.session, t.clock.now());
+      users.push({ userId, phone, token });
+    }
+    // One signed out (its row deleted, as on any server), one past its idle end (its row is deleted when read).
+    const signedOut = users[3]!;
+    const idle = users[40]!;
+    await db().deleteFrom('sessions').where('user_id', '=', signedOut.userId).execute();
+    await db()
+      .updateTable('sessions')
+      .set({ last_seen_at: '2029-12-01T00:00:00.000Z' })
+      .where('user_id', '=', idle.userId)
+      .execute();
+    // Each session asked twice in the same moment, in another order the second time.
+    const asked = [...users, ...[...users].reverse()];
+    const answers = await Promise.all(asked.map(({ token }) => t.get('/api/me', { token })));
+    asked.forEach((user, index) => {
+      const answer = answers[index]!;
+      if (user === signedOut || user === idle) {
+        expect(answer.statusCode).toBe(401);
+        expect(answer.json().error.code).toBe('unauthorized');
+      } else {
+        expect(answer.statusCode).toBe(200);
+        expect(answer.json().user).toMatchObject({ id: user.userId, phone: user.phone });
+      }
+    });
+    const idleRows = await db()
+      .selectFrom('sessions')
+      .select('id')
+      .where('user_id', '=', idle.userId)
+      .execute();
+    expect(idleRows).toEqual([]);
+  });
+
+  it('reads the sessions looked up in the same moment together, each as the database has it then', async () => {
+    const t = await createTestApp(db());
+    const { session } = t.config;
+    const sessions = [];
+    for (let i = 0; i < 5; i++) {
+      const { userId } = await account(db(), [{ kind: 'email', value: `user${i}@example.com` }]);
+      sessions.push({ userId, ...(await createSession(db(), userId, session, t.clock.now())) });
+    }
+    const lookUp = (tokens: string[]) =>
+      Promise.all(tokens.map((token) => findSessionUser(db(), token, session, t.clock.now())));
+    const tokens = sessions.map(({ token }) => token);
+    // A malformed token and an unknown one beside them.
+    const first = await lookUp([...tokens, 'not-a-token', 'A'.repeat(43)]);
+    expect(first.map((user) => user?.id)).toEqual([
+      ...sessions.map(({ userId }) => userId),
+      undefined,
+      undefined,
+    ]);
+    // Ended between two moments: the next look-up, in a batch with the others, refuses it at once.
+    await db().deleteFrom('sessions').where('id', '=', sessions[2]!.id).execute();
+    const second = await lookUp(tokens);
+    expect(second.map((user) => user?.email)).toEqual([
+      'user0@example.com',
+      'user1@example.com',
+      undefined,
+      'user3@example.com',
+      'user4@example.com',
+    ]);
   });
 });

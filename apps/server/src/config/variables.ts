@@ -417,8 +417,10 @@ export const CONFIG_VARIABLES = {
     doc:
       '`fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent`. Secrets (codes, cookies, shares) ' +
       'are never logged. At `info`, one line a request (`request completed`: method, URL, client address, ' +
-      'status, time), written to stdout in the background; `GET /api/health`, `/api/ready` and ' +
-      '`/api/config`, which load balancers and every page load call, log only warnings and errors.',
+      'status, time), written to stdout in the background; for `GET /api/health`, `/api/ready`, ' +
+      '`/api/config` and `/api/me`, which load balancers and every page load call, only when refused or ' +
+      'failed (status 400 or more: a 401, a 429…). Every change (POST, PUT, PATCH, DELETE), every other ' +
+      'read, every refusal (401, 403 `forbidden_origin`, 429) and every error is logged.',
   },
   WEB_DIST_DIR: {
     default: DEFAULT_WEB_DIST_DIR,

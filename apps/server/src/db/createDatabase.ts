@@ -5,6 +5,7 @@ import { Kysely, type SqliteDatabase as KyselySqliteDatabase, PostgresDialect, S
 import type pg from 'pg';
 import type { AppConfig } from '../config/index.js';
 import type { Database } from './database.js';
+import { registerSqliteReader, type SqliteReader } from './sqliteReader.js';
 
 /** The file name of the SQLite database inside `DATA_DIR`. */
 export const SQLITE_FILE_NAME = 'dial.sqlite';
@@ -46,7 +47,8 @@ export function createPostgresDatabase(pool: pg.Pool | (() => Promise<pg.Pool>))
  * opened at the first query.
  */
 export function createSqliteDatabase(filename: string): Kysely<Database> {
-  return new Kysely<Database>({
+  let reader: SqliteReader | undefined;
+  const db = new Kysely<Database>({
     dialect: new SqliteDialect({
       database: async () => {
         const { default: Sqlite } = await import('better-sqlite3');
@@ -55,10 +57,20 @@ export function createSqliteDatabase(filename: string): Kysely<Database> {
         sqlite.pragma('journal_mode = WAL');
         sqlite.pragma('busy_timeout = 5000');
         sqlite.pragma('foreign_keys = ON');
-        return withStatementCache(sqlite);
+        const cached = withStatementCache(sqlite);
+        reader = (sql, parameters) => {
+          // Inside another query's transaction (Kysely holds the one connection for it across awaits), a read
+          // would see its uncommitted writes: that read waits its turn through Kysely instead.
+          if (!sqlite.open || sqlite.inTransaction) return undefined;
+          const statement = cached.prepare(sql);
+          return statement.reader ? (statement.all(parameters) as unknown[]) : undefined;
+        };
+        return cached;
       },
     }),
   });
+  registerSqliteReader(db, (sql, parameters) => reader?.(sql, parameters));
+  return db;
 }
 
 /** How many prepared statements a SQLite database keeps: Dial's queries are far fewer than this. */
@@ -71,7 +83,9 @@ const STATEMENT_CACHE_SIZE = 500;
  * query at a time on SQLite's single connection, and SQLite prepares a statement again by itself when the
  * schema changed under it.
  */
-function withStatementCache(sqlite: SqliteDatabase.Database): KyselySqliteDatabase {
+function withStatementCache(
+  sqlite: SqliteDatabase.Database,
+): KyselySqliteDatabase & { prepare(sql: string): SqliteDatabase.Statement } {
   const statements = new Map<string, SqliteDatabase.Statement>();
   return {
     close: () => sqlite.close(),

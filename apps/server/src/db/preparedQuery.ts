@@ -1,5 +1,6 @@
 import { type Compilable, CompiledQuery, type Kysely } from 'kysely';
 import type { Database } from './database.js';
+import { sqliteReader } from './sqliteReader.js';
 
 /** The name of each prepared query's SQL, as PostgreSQL prepares it (`withPreparedStatements`). */
 const statementNames = new Map<string, string>();
@@ -15,7 +16,8 @@ export function preparedStatementName(sql: string): string | undefined {
 /**
  * A query for the hot path: built and compiled by Kysely once per database, then run with new parameter
  * values, so a request spends nothing on building SQL. On SQLite the statement is prepared once too (the
- * statement cache of `createSqliteDatabase`), and on PostgreSQL once per connection (`withPreparedStatements`).
+ * statement cache of `createSqliteDatabase`, whose reads run on its connection directly: `sqliteReader`), and on
+ * PostgreSQL once per connection (`withPreparedStatements`).
  *
  * `build` receives one placeholder per parameter and must use each as a bound value (`where('x', '=', p)`,
  * ``sql`${p}` ``), never as SQL text; a placeholder that does not reach the compiled parameters is an error at
@@ -29,21 +31,41 @@ export function preparedStatementName(sql: string): string | undefined {
  */
 export function preparedQuery<Row, Params extends string[]>(
   build: (db: Kysely<Database>, ...placeholders: Params) => Compilable<Row>,
-): (db: Kysely<Database>, ...values: Params) => Promise<Row[]> {
+): PreparedQuery<Row, Params> {
   const compiled = new WeakMap<
     Kysely<Database>,
     { sql: string; slots: Array<number | { value: unknown }> }
   >();
-  return async (db, ...values) => {
+  const prepare = (db: Kysely<Database>, values: Params) => {
     let query = compiled.get(db);
     if (query === undefined) {
       query = compile(db, build, values.length);
       compiled.set(db, query);
     }
     const parameters = query.slots.map((slot) => (typeof slot === 'number' ? values[slot] : slot.value));
-    const result = await db.executeQuery<Row>(CompiledQuery.raw(query.sql, parameters));
-    return result.rows;
+    return { sql: query.sql, parameters };
   };
+  const run = (db: Kysely<Database>, ...values: Params): Row[] | Promise<Row[]> => {
+    const { sql, parameters } = prepare(db, values);
+    // On SQLite, a read runs on the connection at once (no query builder, connection hand-over or awaits);
+    // it is the same statement, so the same rows, as through Kysely.
+    const rows = sqliteReader(db)?.(sql, parameters);
+    if (rows !== undefined) return rows as Row[];
+    return db.executeQuery<Row>(CompiledQuery.raw(sql, parameters)).then((result) => result.rows);
+  };
+  const query = async (db: Kysely<Database>, ...values: Params) => run(db, ...values);
+  query.now = run;
+  return query;
+}
+
+/** A {@link preparedQuery}: its rows, as a promise. */
+export interface PreparedQuery<Row, Params extends string[]> {
+  (db: Kysely<Database>, ...values: Params): Promise<Row[]>;
+  /**
+   * The rows at once where the database can answer synchronously (a read on SQLite, outside a transaction),
+   * else a promise of them: for the hot path, where each await is a turn of the microtask queue.
+   */
+  now(db: Kysely<Database>, ...values: Params): Row[] | Promise<Row[]>;
 }
 
 function compile<Params extends string[]>(

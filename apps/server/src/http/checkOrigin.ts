@@ -11,15 +11,29 @@ const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
  */
 export function registerOriginCheck(app: FastifyInstance, allowedOrigins: readonly string[]): void {
   const allowed = new Set(allowedOrigins);
-  app.addHook('onRequest', async (request) => {
-    if (!STATE_CHANGING.has(request.method)) return;
-    const origin = request.headers.origin;
-    if (origin !== undefined) {
-      if (!allowed.has(origin)) throw new DialError('forbidden_origin', { details: `origin ${origin}` });
+  // A plain callback: it runs on every request, and most (GET, HEAD) pass at once.
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (!STATE_CHANGING.has(request.method)) {
+      done();
       return;
     }
-    if (request.headers['sec-fetch-site'] === 'cross-site') {
-      throw new DialError('forbidden_origin', { details: 'Sec-Fetch-Site: cross-site' });
-    }
+    done(refusal(request.headers.origin, request.headers['sec-fetch-site'], allowed));
   });
+}
+
+/** The refusal of a state-changing request with these headers, or `undefined` when it may go on. */
+function refusal(
+  origin: string | undefined,
+  fetchSite: string | string[] | undefined,
+  allowed: ReadonlySet<string>,
+): DialError | undefined {
+  if (origin !== undefined) {
+    return allowed.has(origin)
+      ? undefined
+      : new DialError('forbidden_origin', { details: `origin ${origin}` });
+  }
+  if (fetchSite === 'cross-site') {
+    return new DialError('forbidden_origin', { details: 'Sec-Fetch-Site: cross-site' });
+  }
+  return undefined;
 }

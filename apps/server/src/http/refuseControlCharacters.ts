@@ -30,19 +30,35 @@ const PARTS = [
  * Register it before the routes: a route takes the hooks present when it is built.
  */
 export function registerControlCharacterCheck(app: FastifyInstance): void {
-  app.addHook('preValidation', async (request) => {
+  // A plain callback: it runs on every request, and most have no text to look at (a GET without a query).
+  app.addHook('preValidation', (request, _reply, done) => {
+    if (request.body === undefined && isEmpty(request.query) && isEmpty(request.params)) {
+      done();
+      return;
+    }
     const multiline = request.routeOptions.config.multilineBodyFields ?? [];
     for (const [part, label] of PARTS) {
       const value = part === 'body' ? withoutLineFeeds(request.body, multiline) : request[part];
       const field = findControlCharacter(value);
       if (field === undefined) continue;
       const name = field === '' ? part : field;
-      throw new DialError('invalid_data', {
-        message: `The ${label} ${JSON.stringify(name)} holds a control character (such as NUL or a line break), which Dial does not accept. Remove it and try again.`,
-        details: `control character in ${part} ${name}`,
-      });
+      done(
+        new DialError('invalid_data', {
+          message: `The ${label} ${JSON.stringify(name)} holds a control character (such as NUL or a line break), which Dial does not accept. Remove it and try again.`,
+          details: `control character in ${part} ${name}`,
+        }),
+      );
+      return;
     }
+    done();
   });
+}
+
+/** Whether a parsed query or path parameters object has no field (or is missing). */
+function isEmpty(value: unknown): boolean {
+  if (value === undefined || value === null) return true;
+  for (const _ in value as object) return false;
+  return true;
 }
 
 /** A shallow copy of `body` with the line feeds of its string `fields` taken out (`body` when none apply). */

@@ -42,17 +42,23 @@ export function contentSecurityPolicy(
  * Sets the security headers on every answer (API, errors, not-found, static files) in an `onSend` hook,
  * which runs for all of them; and `Cache-Control: no-store` on `/api` and `/dev` answers, which are
  * per-user and must never sit in a shared cache, and on every error answer (a cached error would outlive
- * its cause).
+ * its cause). The headers are built once; the hook is a plain callback (no promise a request).
  */
 export function registerSecurityHeaders(app: FastifyInstance, config: SecurityHeadersConfig): void {
   const headers = securityHeaders(config);
-  app.addHook('onSend', async (request, reply, payload) => {
+  app.addHook('onSend', (request, reply, _payload, done) => {
     reply.headers(headers);
-    if (/^\/(api|dev)(\/|\?|$)/.test(request.url) || reply.statusCode >= 400) {
-      reply.header('cache-control', 'no-store');
-    }
-    return payload;
+    if (reply.statusCode >= 400 || isApiOrDevPath(request.url)) reply.header('cache-control', 'no-store');
+    done();
   });
+}
+
+/** Whether a request URL is `/api` or `/dev`, or under them (`/api/…`, `/dev?…`), not `/apiary`. */
+export function isApiOrDevPath(url: string): boolean {
+  if (!url.startsWith('/api') && !url.startsWith('/dev')) return false;
+  const next = url.charCodeAt(4);
+  // The end, `/` or `?`.
+  return Number.isNaN(next) || next === 0x2f || next === 0x3f;
 }
 
 /** The headers {@link registerSecurityHeaders} sets, for answers written outside Fastify's hooks. */

@@ -2,7 +2,6 @@ import { configRoute, healthRoute, localChainRoute, readyRoute } from '@dial/api
 import { DialError, LOCAL_CHAIN_ID } from '@dial/core';
 import type { FastifyReply } from 'fastify';
 import type { AppContext } from '../appContext.js';
-import type { LogLevel } from '../config/index.js';
 import type { TypedApp } from '../http/typedApp.js';
 import type { AvailableOffer } from '../onramp/availableOffers.js';
 import type { RedisClient } from '../rateLimit/connectRedis.js';
@@ -19,17 +18,18 @@ export function registerSystemRoutes(
     redis: RedisClient | null;
   },
 ): void {
-  // Load balancers and the web app's first screen call these often: no "incoming request" and "request
-  // completed" lines for them (warnings and errors are still logged), and their answers are serialized once.
-  const logLevel = quietLogLevel(ctx.config.logLevel);
+  // Load balancers and the web app's first screen call these often: no "request completed" line when they
+  // succeed (refusals, warnings and errors are still logged), and their answers are serialized once.
   const health = onceSerialized(() => ({ ok: true as const }));
   app.get(
     healthRoute.url,
     {
       schema: healthRoute.schema,
-      logLevel,
+      config: { accessLog: 'failures' },
     },
-    async (_request, reply) => health(reply),
+    (_request, reply) => {
+      health(reply);
+    },
   );
 
   // Liveness stays `/api/health` (no outside call); this is for load balancers deciding where to send traffic.
@@ -37,7 +37,7 @@ export function registerSystemRoutes(
     readyRoute.url,
     {
       schema: readyRoute.schema,
-      logLevel,
+      config: { accessLog: 'failures' },
     },
     async (request, reply) => {
       const readiness = await checkReadiness({
@@ -84,9 +84,11 @@ export function registerSystemRoutes(
     configRoute.url,
     {
       schema: configRoute.schema,
-      logLevel,
+      config: { accessLog: 'failures' },
     },
-    async (_request, reply) => publicConfig(reply),
+    (_request, reply) => {
+      publicConfig(reply);
+    },
   );
 
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
@@ -103,11 +105,3 @@ function onceSerialized(body: () => Record<string, unknown>): (reply: FastifyRep
     return reply.type('application/json; charset=utf-8').send(json);
   };
 }
-
-/** The log level of the routes that are called often: warnings, or the server's own level when quieter. */
-function quietLogLevel(level: LogLevel): LogLevel {
-  return LOG_LEVEL_ORDER.indexOf(level) > LOG_LEVEL_ORDER.indexOf('warn') ? level : 'warn';
-}
-
-/** pino's levels, most verbose first. */
-const LOG_LEVEL_ORDER: readonly LogLevel[] = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'];
