@@ -27,6 +27,7 @@ export const SECTIONS = [
   section('server', './server.mjs', 'benchServer'),
   section('signin', './signin.mjs', 'benchSignIn'),
   section('memory', './memory.mjs', 'benchMemory'),
+  section('wallet', './wallet.mjs', 'benchWallet'),
 ];
 
 function section(name, file, exported) {

@@ -109,7 +109,9 @@ describe('the command line', () => {
   it('has a section a module, each named once', () => {
     const names = SECTIONS.map((entry) => entry.name);
     expect(new Set(names).size).toBe(names.length);
-    expect(names).toEqual(expect.arrayContaining(['start', 'browser', 'server', 'signin', 'memory']));
+    expect(names).toEqual(
+      expect.arrayContaining(['start', 'browser', 'server', 'signin', 'memory', 'wallet']),
+    );
   });
 });
 

@@ -1,4 +1,4 @@
-import { lazy, Suspense } from 'react';
+import { Suspense } from 'react';
 import type { AppConfig, OtpChannel } from './api/types';
 import type { WalletSignIn } from './connect/useWalletSignIn';
 import { useSession } from './session/useSession';
@@ -6,14 +6,14 @@ import { SignInFlow } from './sign-in/SignInFlow';
 import { ErrorMessage } from './ui/ErrorMessage';
 import { LoadFailureBoundary } from './ui/LoadFailureBoundary';
 import { StatusScreen } from './ui/StatusScreen';
-import { loadWalletScreen } from './wallet/loadWalletScreen';
+import { loadWalletScreen, useSignedInHint } from './wallet/loadWalletScreen';
+import { WalletScreenEntry } from './wallet/WalletScreenEntry';
 import { WalletConnectEntry } from './walletconnect/WalletConnectEntry';
-
-const WalletScreen = lazy(loadWalletScreen);
 
 /** The app: loading → signed out (sign-in) → signed in (wallet), and back on sign-out. */
 export function App() {
   const { session, signedIn, signedOut, retry } = useSession();
+  useSignedInHint(session.status);
 
   return (
     <>
@@ -42,7 +42,7 @@ export function App() {
         {session.status === 'signed-in' && (
           <LoadFailureBoundary>
             <Suspense fallback={<StatusScreen message="Opening your wallet…" />}>
-              <WalletScreen
+              <WalletScreenEntry
                 user={session.user}
                 config={session.config}
                 onSignedOut={signedOut}

@@ -6,6 +6,7 @@ import { App } from './App';
 import { finishOnrampReturn } from './onramp/finishOnrampReturn';
 import { startSession, whenSessionStarted } from './session/startSession';
 import './styles.css';
+import { preloadWalletScreenIfSignedIn } from './wallet/loadWalletScreen';
 
 /**
  * How long the first render waits for the start-up answers: long enough that a signed-out visit renders
@@ -21,6 +22,7 @@ if (root === null) throw new Error('index.html has no #root element');
 if (finishOnrampReturn()) {
   root.textContent = 'Payment finished. You can close this window.';
 } else {
+  preloadWalletScreenIfSignedIn();
   whenSessionStarted(startSession(), FIRST_RENDER_WAIT_MS).then(() => {
     createRoot(root).render(
       <StrictMode>

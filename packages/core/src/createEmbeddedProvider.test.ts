@@ -20,6 +20,7 @@ import {
   custom,
   type EIP1193RequestFn,
   InvalidParamsRpcError,
+  MaxFeePerGasTooLowError,
   numberToHex,
   ProviderDisconnectedError,
   SwitchChainError,
@@ -38,6 +39,7 @@ import {
   type EmbeddedProviderOptions,
 } from './createEmbeddedProvider.js';
 import { DialError } from './errors.js';
+import { findCause } from './findCause.js';
 
 const OTHER_ADDRESS: Address = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 
@@ -597,5 +599,182 @@ describe('createEmbeddedProvider', () => {
     }
     expect(error).toBeInstanceOf(DialError);
     expect((error as DialError).code).toBe('unsupported_chain');
+  });
+});
+
+/**
+ * A transport to the first local chain that records each request's start and end in one sequence, and
+ * refuses eth_fillTransaction as many nodes do (so a provider that asked for it would show it here). The
+ * account's rebuilding is recorded too, as `getAccount`. Each answer is held until the next turn of the
+ * event loop, as a network's would be: the in-process chain answers within microtasks, before a request
+ * started beside it has even reached the transport.
+ */
+function recordingSetUp() {
+  const journal: Array<{ event: 'start' | 'end'; method: string; id: number }> = [];
+  let nextId = 0;
+  const track = async <T>(method: string, run: () => Promise<T>): Promise<T> => {
+    const id = nextId++;
+    journal.push({ event: 'start', method, id });
+    try {
+      return await run();
+    } finally {
+      await new Promise((resolve) => setImmediate(resolve));
+      journal.push({ event: 'end', method, id });
+    }
+  };
+  const request = ((args: { method: string; params?: unknown }) =>
+    track(args.method, async () => {
+      if (args.method === 'eth_fillTransaction') {
+        throw new LocalChainRpcError(-32601, 'the method eth_fillTransaction does not exist');
+      }
+      return first.request(args as Parameters<EIP1193RequestFn>[0]);
+    })) as EIP1193RequestFn;
+  const { provider } = setUp({
+    transport: () => request,
+    getAccount: () => track('getAccount', async () => privateKeyToAccount(TEST_PRIVATE_KEY)),
+  });
+  return { provider, journal };
+}
+
+/**
+ * The requests made before eth_sendRawTransaction, as rounds: a request that started after another one had
+ * ended is a round after it (the longest such chain is the number of rounds); requests in flight together
+ * are one round.
+ */
+function roundsBeforeSending(journal: ReadonlyArray<{ event: 'start' | 'end'; method: string; id: number }>) {
+  const sending = journal.findIndex(
+    (entry) => entry.event === 'start' && entry.method === 'eth_sendRawTransaction',
+  );
+  expect(sending).toBeGreaterThanOrEqual(0);
+  const before = journal.slice(0, sending);
+  const round = new Map<number, number>();
+  for (const [index, entry] of before.entries()) {
+    if (entry.event !== 'start') continue;
+    const endedEarlier = before
+      .slice(0, index)
+      .filter((other) => other.event === 'end')
+      .map((other) => round.get(other.id) ?? 0);
+    round.set(entry.id, Math.max(0, ...endedEarlier) + 1);
+  }
+  const methods = before.filter((entry) => entry.event === 'start').map((entry) => entry.method);
+  return { rounds: Math.max(0, ...round.values()), methods };
+}
+
+async function receiptOf(hash: unknown) {
+  const receipt = (await first.request({ method: 'eth_getTransactionReceipt', params: [hash] })) as {
+    status: string;
+  };
+  const transaction = (await first.request({ method: 'eth_getTransactionByHash', params: [hash] })) as {
+    nonce: string;
+    gas: string;
+    type: string;
+    maxFeePerGas?: string;
+    maxPriorityFeePerGas?: string;
+    gasPrice?: string;
+  };
+  return { receipt, transaction };
+}
+
+describe('createEmbeddedProvider preparing a transaction', () => {
+  it('reads what a bare transaction lacks at once, rebuilding the key meanwhile, and never eth_fillTransaction', async () => {
+    const { provider, journal } = recordingSetUp();
+    const to = freshAddress();
+    const nonce = await nonceOf(first, TEST_ADDRESS);
+
+    const hash = await call(provider, {
+      method: 'eth_sendTransaction',
+      params: [{ from: TEST_ADDRESS, to, value: '0x2a' }],
+    });
+
+    const { rounds, methods } = roundsBeforeSending(journal);
+    expect(methods).not.toContain('eth_fillTransaction');
+    expect(methods).toEqual(
+      expect.arrayContaining([
+        'getAccount',
+        'eth_getTransactionCount',
+        'eth_estimateGas',
+        'eth_getBlockByNumber',
+      ]),
+    );
+    // The nonce, the gas, the block and the key in one round; the priority fee after the block (viem's fee
+    // estimate reads the block first).
+    expect(rounds).toBeLessThanOrEqual(2);
+    const { receipt, transaction } = await receiptOf(hash);
+    expect(receipt.status).toBe('0x1');
+    expect(BigInt(transaction.nonce)).toBe(nonce);
+    expect(transaction.type).toBe('0x2');
+    expect(await balanceOf(first, to)).toBe(42n);
+  });
+
+  it('makes no request but eth_sendRawTransaction when the app gives nonce, type, gas and fees', async () => {
+    const { provider, journal } = recordingSetUp();
+    const to = freshAddress();
+    const nonce = await nonceOf(first, TEST_ADDRESS);
+    const block = (await first.request({ method: 'eth_getBlockByNumber', params: ['latest', false] })) as {
+      baseFeePerGas: string;
+    };
+    const maxFeePerGas = BigInt(block.baseFeePerGas) * 2n + 1_000n;
+
+    const hash = await call(provider, {
+      method: 'eth_sendTransaction',
+      params: [
+        {
+          from: TEST_ADDRESS,
+          to,
+          value: '0x7',
+          nonce: numberToHex(nonce),
+          type: '0x2',
+          gas: numberToHex(21_000n),
+          maxFeePerGas: numberToHex(maxFeePerGas),
+          maxPriorityFeePerGas: numberToHex(1_000n),
+        },
+      ],
+    });
+
+    const { rounds, methods } = roundsBeforeSending(journal);
+    expect(methods).toEqual(['getAccount']);
+    expect(rounds).toBe(1);
+    expect(journal.filter((entry) => entry.event === 'start').map((entry) => entry.method)).toEqual([
+      'getAccount',
+      'eth_sendRawTransaction',
+    ]);
+    const { receipt, transaction } = await receiptOf(hash);
+    expect(receipt.status).toBe('0x1');
+    expect(BigInt(transaction.nonce)).toBe(nonce);
+    expect(BigInt(transaction.gas)).toBe(21_000n);
+    expect(BigInt(transaction.maxFeePerGas ?? '0x0')).toBe(maxFeePerGas);
+    expect(BigInt(transaction.maxPriorityFeePerGas ?? '0x0')).toBe(1_000n);
+    expect(await balanceOf(first, to)).toBe(7n);
+  });
+
+  it('keeps a legacy gas price as given, estimating only the gas and the nonce', async () => {
+    const { provider, journal } = recordingSetUp();
+    const to = freshAddress();
+    const gasPrice = BigInt((await first.request({ method: 'eth_gasPrice' })) as string) * 2n;
+
+    const hash = await call(provider, {
+      method: 'eth_sendTransaction',
+      params: [{ from: TEST_ADDRESS, to, value: '0x3', gasPrice: numberToHex(gasPrice) }],
+    });
+
+    const { rounds, methods } = roundsBeforeSending(journal);
+    expect([...methods].sort()).toEqual(['eth_estimateGas', 'eth_getTransactionCount', 'getAccount']);
+    expect(rounds).toBe(1);
+    const { receipt, transaction } = await receiptOf(hash);
+    expect(receipt.status).toBe('0x1');
+    expect(transaction.type).toBe('0x0');
+    expect(BigInt(transaction.gasPrice ?? '0x0')).toBe(gasPrice);
+  });
+
+  it('refuses a maxFeePerGas below the priority fee it estimates, as viem does, and sends nothing', async () => {
+    const { provider, journal } = recordingSetUp();
+    const error = await rejectionOf(
+      call(provider, {
+        method: 'eth_sendTransaction',
+        params: [{ from: TEST_ADDRESS, to: freshAddress(), value: '0x1', maxFeePerGas: '0x0' }],
+      }),
+    );
+    expect(findCause(error, (cause) => cause instanceof MaxFeePerGasTooLowError)).toBeDefined();
+    expect(journal.map((entry) => entry.method)).not.toContain('eth_sendRawTransaction');
   });
 });

@@ -8,7 +8,9 @@ import {
   type EIP1193EventMap,
   type EIP1193Provider,
   type EIP1193RequestFn,
+  Eip1559FeesNotSupportedError,
   getAddress,
+  getTransactionType,
   HttpRequestError,
   hashTypedData,
   http,
@@ -18,6 +20,7 @@ import {
   isAddress,
   isHex,
   type LocalAccount,
+  MaxFeePerGasTooLowError,
   numberToHex,
   ProviderDisconnectedError,
   SocketClosedError,
@@ -29,10 +32,15 @@ import {
   UserRejectedRequestError,
   WebSocketRequestError,
 } from 'viem';
-import { prepareTransactionRequest } from 'viem/actions';
+import {
+  estimateFeesPerGas,
+  estimateGas,
+  getTransactionCount,
+  prepareTransactionRequest,
+} from 'viem/actions';
 import { DialError } from './errors.js';
 import { findCause } from './findCause.js';
-import { parseTransactionParam } from './parseTransactionParam.js';
+import { parseTransactionParam, type TransactionParam } from './parseTransactionParam.js';
 
 /** What {@link EmbeddedProviderOptions.approve} is asked to approve. */
 export interface EmbeddedProviderApprovalRequest {
@@ -295,9 +303,14 @@ export function createEmbeddedProvider(options: EmbeddedProviderOptions): Embedd
       );
     }
     await askApproval(method, params, chain);
-    const account = await loadAccount();
+    // The key and what the chain must say (nonce, fees, gas: those the app left out) are fetched at once,
+    // and viem then only checks and formats: it makes no request of its own (no eth_fillTransaction, which
+    // many nodes refuse, then each value in turn).
+    const [account, filled] = await Promise.all([loadAccount(), fillFromChain(transaction, chain)]);
     const prepared = await prepareTransactionRequest(clientOf(chain), {
       ...transaction,
+      ...filled,
+      chainId: chain.id,
       account,
       chain,
     } as Parameters<typeof prepareTransactionRequest>[1]);
@@ -308,6 +321,33 @@ export function createEmbeddedProvider(options: EmbeddedProviderOptions): Embedd
       },
     );
     return rpcOf(chain)({ method: 'eth_sendRawTransaction', params: [serialized] });
+  }
+
+  /**
+   * The nonce (`pending`), the type and fee caps, and the gas limit a transaction left out, read from `chain`
+   * in parallel: one round of requests on an EIP-1559 chain (two when the fees must be estimated: the
+   * block, then the priority fee). The fees as viem estimates them (`estimateFeesPerGas`: the chain's own
+   * rules, else the latest base fee with its margin plus the priority fee).
+   */
+  async function fillFromChain(transaction: Omit<TransactionParam, 'from' | 'chainId'>, chain: Chain) {
+    const client = clientOf(chain);
+    const [nonce, fees, gas] = await Promise.all([
+      transaction.nonce ?? getTransactionCount(client, { address, blockTag: 'pending' }),
+      feesOf(client, chain, transaction),
+      transaction.gas ??
+        estimateGas(client, {
+          account: address,
+          to: transaction.to,
+          value: transaction.value,
+          data: transaction.data,
+          accessList: transaction.accessList,
+          gasPrice: transaction.gasPrice,
+          maxFeePerGas: transaction.maxFeePerGas,
+          maxPriorityFeePerGas: transaction.maxPriorityFeePerGas,
+          prepare: false,
+        } as Parameters<typeof estimateGas>[1]),
+    ]);
+    return { nonce, gas, ...fees };
   }
 
   async function handle(method: string, params: unknown): Promise<unknown> {
@@ -372,6 +412,71 @@ export function createEmbeddedProvider(options: EmbeddedProviderOptions): Embedd
       emit('disconnect', new ProviderDisconnectedError(new Error('disconnect() was called.')));
     },
   };
+}
+
+type Fees =
+  | { type: 'legacy' | 'eip2930'; gasPrice: bigint }
+  | { type: 'eip1559'; maxFeePerGas: bigint; maxPriorityFeePerGas: bigint };
+
+/**
+ * The transaction's type and fee caps: as given when it has them all; else estimated (`estimateFeesPerGas`),
+ * keeping what it gives. A type that its fields do not tell is EIP-1559 unless the chain has no base fee.
+ *
+ * @throws {MaxFeePerGasTooLowError} when a given maxFeePerGas is below the estimated priority fee.
+ * @throws {Eip1559FeesNotSupportedError} when EIP-1559 fees are given for a chain without a base fee.
+ */
+async function feesOf(
+  client: Client,
+  chain: Chain,
+  transaction: Omit<TransactionParam, 'from' | 'chainId'>,
+): Promise<Fees> {
+  const type = transaction.type ?? typeFromFields(transaction);
+  if (type === 'legacy' || type === 'eip2930') {
+    if (transaction.gasPrice !== undefined) return { type, gasPrice: transaction.gasPrice };
+    const { gasPrice } = await estimateFeesPerGas(client, { chain, type: 'legacy' });
+    return { type, gasPrice };
+  }
+  const { maxFeePerGas, maxPriorityFeePerGas } = transaction;
+  if (maxFeePerGas !== undefined && maxPriorityFeePerGas !== undefined) {
+    return { type: 'eip1559', maxFeePerGas, maxPriorityFeePerGas };
+  }
+  let estimated: { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint };
+  try {
+    estimated = await estimateFeesPerGas(client, { chain, type: 'eip1559' });
+  } catch (error) {
+    // A chain without a base fee: a legacy transaction, unless the app asked for EIP-1559 itself.
+    if (type === undefined && error instanceof Eip1559FeesNotSupportedError) {
+      const { gasPrice } = await estimateFeesPerGas(client, { chain, type: 'legacy' });
+      return { type: 'legacy', gasPrice };
+    }
+    throw error;
+  }
+  const priority = maxPriorityFeePerGas ?? estimated.maxPriorityFeePerGas;
+  if (maxFeePerGas !== undefined && maxFeePerGas < priority) {
+    throw new MaxFeePerGasTooLowError({ maxPriorityFeePerGas: priority });
+  }
+  return {
+    type: 'eip1559',
+    // The estimate's base fee part (with its margin) plus the priority fee that is used.
+    maxFeePerGas: maxFeePerGas ?? estimated.maxFeePerGas - estimated.maxPriorityFeePerGas + priority,
+    maxPriorityFeePerGas: priority,
+  };
+}
+
+/** The type the transaction's fee fields make it (viem's rule), or undefined when they say nothing. */
+function typeFromFields(
+  transaction: Omit<TransactionParam, 'from' | 'chainId'>,
+): TransactionParam['type'] | undefined {
+  if (
+    transaction.gasPrice === undefined &&
+    transaction.maxFeePerGas === undefined &&
+    transaction.maxPriorityFeePerGas === undefined &&
+    transaction.accessList === undefined
+  ) {
+    return undefined;
+  }
+  const type = getTransactionType(transaction as Parameters<typeof getTransactionType>[0]);
+  return type === 'legacy' || type === 'eip2930' || type === 'eip1559' ? type : undefined;
 }
 
 function defaultTransport(chain: Chain): EIP1193RequestFn {

@@ -3,6 +3,7 @@ import {
   estimateFeesPerGas,
   estimateGas,
   getBalance,
+  getTransactionCount,
   readContract,
   waitForTransactionReceipt,
 } from 'viem/actions';
@@ -10,7 +11,12 @@ import {
 /** The reads the app makes on a chain. */
 type ChainReads = Pick<
   PublicActions<Transport, Chain>,
-  'estimateFeesPerGas' | 'estimateGas' | 'getBalance' | 'readContract' | 'waitForTransactionReceipt'
+  | 'estimateFeesPerGas'
+  | 'estimateGas'
+  | 'getBalance'
+  | 'getTransactionCount'
+  | 'readContract'
+  | 'waitForTransactionReceipt'
 >;
 
 /**
@@ -29,6 +35,7 @@ export function createChainClient(chain: Chain) {
         estimateFeesPerGas: (args) => estimateFeesPerGas(client, args),
         estimateGas: (args) => estimateGas(client, args),
         getBalance: (args) => getBalance(client, args),
+        getTransactionCount: (args) => getTransactionCount(client, args),
         readContract: (args) => readContract(client, args),
         waitForTransactionReceipt: (args) => waitForTransactionReceipt(client, args),
       }) as ChainReads,

@@ -6,10 +6,16 @@ import {
   sendTransactionWithFallback,
 } from '@dial/core';
 import { type Chain, numberToHex } from 'viem';
+import { getWallet } from '../api/endpoints';
+import type { StoredWallet } from '../api/types';
+import type { ChainClient } from '../chain/createChainClient';
 import { sendWithWallet } from '../connect/sendWithWallet';
 import { loadSigningAccount } from '../keys/signingAccount';
+import { hasEnoughFunds } from './amount';
 import type { FeeEstimate } from './networkFee';
+import { readSendFunds } from './readSendFunds';
 import type { TransferCall } from './transferCall';
+import type { SendPlan } from './useSendForm';
 
 /**
  * Who signs for the account's wallet: `embedded`, the key rebuilt from its shares in this browser;
@@ -26,6 +32,83 @@ export interface SignAndSendOptions {
   call: TransferCall;
   /** Signed with exactly this gas and these fee caps: the ones the balance check was made against. */
   estimate: FeeEstimate;
+  /** For the embedded wallet: what signing needs, asked for beside the balance check. */
+  reads?: SigningReads;
+}
+
+/** Who sends, from where: see {@link checkAndSend}. */
+export interface SenderOptions {
+  userId: string;
+  signer: WalletSigner;
+  address: `0x${string}`;
+  chains: readonly Chain[];
+  client: Pick<ChainClient, 'getBalance' | 'readContract' | 'getTransactionCount'>;
+  usdcAddress: `0x${string}` | undefined;
+}
+
+/**
+ * "Confirm and send" up to the transaction's hash: checks the balances once more (read fresh from the chain
+ * at `pending`) against the amount and the fee, then signs and sends ({@link signAndSend}). For the embedded
+ * wallet the auth share and the nonce are asked for at the same time as the balances: one round of requests,
+ * then `eth_sendRawTransaction`. Nothing is signed unless the balances cover the send.
+ *
+ * @param onSigning - Called once the balances passed, before signing.
+ * @param onShort - Called when the balances do not cover the send (before it throws), to reload them.
+ * @throws {DialError} `insufficient_balance`, `chain_unavailable`, or what {@link signAndSend} throws.
+ */
+export async function checkAndSend(
+  sender: SenderOptions,
+  plan: Pick<SendPlan, 'chain' | 'asset' | 'amount' | 'call' | 'estimate'>,
+  onSigning: () => void,
+  onShort: () => void,
+): Promise<`0x${string}`> {
+  const { userId, signer, address, chains, client, usdcAddress } = sender;
+  const reads = signer === 'embedded' ? startSigningReads(client, address) : undefined;
+  const funds = await readSendFunds(client, address, plan.asset, usdcAddress);
+  if (!hasEnoughFunds(plan.asset, plan.amount, plan.estimate.fee, funds)) {
+    onShort();
+    throw new DialError('insufficient_balance');
+  }
+  onSigning();
+  return signAndSend({
+    userId,
+    signer,
+    address,
+    chain: plan.chain,
+    chains,
+    call: plan.call,
+    estimate: plan.estimate,
+    ...(reads !== undefined ? { reads } : {}),
+  });
+}
+
+/**
+ * What signing with the embedded wallet needs from the network, asked for at once with the balance check
+ * ({@link startSigningReads}), so that signing waits for no further round trip.
+ */
+export interface SigningReads {
+  /** GET /api/wallet: the auth share of the split the server holds, checked as ever before it signs. */
+  wallet: Promise<StoredWallet>;
+  /** The wallet's next nonce (`pending`); undefined when the chain did not answer (the provider asks). */
+  nonce: Promise<number | undefined>;
+}
+
+/**
+ * Starts the requests signing with the embedded wallet needs: the auth share and the nonce. Nothing is
+ * rebuilt or signed here; an error shows only when the signing uses it (none when the send stops before).
+ */
+export function startSigningReads(
+  client: Pick<ChainClient, 'getTransactionCount'>,
+  address: `0x${string}`,
+): SigningReads {
+  const wallet = getWallet();
+  // Handled here so that a send stopped by the balance check leaves no unhandled rejection; signing awaits
+  // `wallet` itself and so still sees its error.
+  wallet.catch(() => undefined);
+  return {
+    wallet,
+    nonce: client.getTransactionCount({ address, blockTag: 'pending' }).catch(() => undefined),
+  };
 }
 
 /**
@@ -38,7 +121,7 @@ export interface SignAndSendOptions {
  * refuses for lack of funds, `chain_unavailable`, or `internal_error`. Nothing was sent when it throws.
  */
 export async function signAndSend(options: SignAndSendOptions): Promise<`0x${string}`> {
-  const { userId, signer, address, chain, chains, call, estimate } = options;
+  const { userId, signer, address, chain, chains, call, estimate, reads } = options;
   const transaction = {
     from: address,
     to: call.to,
@@ -55,14 +138,21 @@ export async function signAndSend(options: SignAndSendOptions): Promise<`0x${str
       throw sendError(error);
     }
   }
+  // With the nonce and the type as well as the gas and fees, the provider asks the chain for nothing more.
+  const nonce = reads === undefined ? undefined : await reads.nonce;
+  const complete = {
+    ...transaction,
+    type: '0x2',
+    ...(nonce !== undefined ? { nonce: numberToHex(nonce) } : {}),
+  };
   const provider = createEmbeddedProvider({
     address,
     chains,
     chainId: chain.id,
-    getAccount: () => loadSigningAccount(userId, address),
+    getAccount: () => loadSigningAccount(userId, address, reads?.wallet),
   });
   try {
-    return await sendTransactionWithFallback(provider, transaction);
+    return await sendTransactionWithFallback(provider, complete);
   } catch (error) {
     throw sendError(error);
   } finally {

@@ -1,11 +1,8 @@
-import { DialError } from '@dial/core';
 import { useCallback, useRef, useState } from 'react';
 import type { Chain } from 'viem';
 import { ACTIVITY_CHANGED, checkTransferNow, recordTransfer, type Transfer } from '../activity/activityApi';
 import type { ChainClient } from '../chain/createChainClient';
-import { hasEnoughFunds } from './amount';
-import { readSendFunds } from './readSendFunds';
-import { signAndSend, type WalletSigner } from './sendTransfer';
+import { checkAndSend, type WalletSigner } from './sendTransfer';
 import type { SendPlan } from './useSendForm';
 
 export type SendProgress =
@@ -34,7 +31,7 @@ export interface SendTransferOptions {
 
 /**
  * "Confirm and send": checks the balances once more (read fresh from the chain, counting transfers still
- * pending), signs and sends, records the transfer in the activity, waits for the receipt and asks the server
+ * pending; the embedded wallet's auth share and nonce are asked for at the same time), signs and sends, records the transfer in the activity, waits for the receipt and asks the server
  * to check it on the chain, then reloads the balances.
  * An error before the transaction is sent leaves nothing sent (`error`, phase back to idle).
  */
@@ -58,22 +55,12 @@ export function useSendTransfer({
       setError(null);
       try {
         setProgress({ phase: 'checking' });
-        const funds = await readSendFunds(client, address, plan.asset, usdcAddress);
-        if (!hasEnoughFunds(plan.asset, plan.amount, plan.estimate.fee, funds)) {
-          void onBalancesChanged();
-          throw new DialError('insufficient_balance');
-        }
-
-        setProgress({ phase: 'signing' });
-        const hash = await signAndSend({
-          userId,
-          signer,
-          address,
-          chain: plan.chain,
-          chains,
-          call: plan.call,
-          estimate: plan.estimate,
-        });
+        const hash = await checkAndSend(
+          { userId, signer, address, chains, client, usdcAddress },
+          plan,
+          () => setProgress({ phase: 'signing' }),
+          () => void onBalancesChanged(),
+        );
         await follow(plan, hash, client, setProgress);
         await onBalancesChanged().catch(() => undefined);
       } catch (caught) {
