@@ -6,11 +6,12 @@ import { App } from './App';
 import { finishOnrampReturn } from './onramp/finishOnrampReturn';
 import { startSession, whenSessionStarted } from './session/startSession';
 import './styles.css';
-import { preloadWalletScreenIfSignedIn } from './wallet/loadWalletScreen';
+import { loadWalletScreen, preloadWalletScreenIfSignedIn } from './wallet/loadWalletScreen';
 
 /**
  * How long the first render waits for the start-up answers: long enough that a signed-out visit renders
- * straight to the sign-in form (and a signed-in one to the wallet) with no "Loading…" flashing first, short
+ * straight to the sign-in form (and a signed-in one to the wallet, its code loaded) with no "Loading…" or
+ * "Opening…" flashing first, short
  * enough that a slow network shows "Loading…" rather than a blank page.
  */
 const FIRST_RENDER_WAIT_MS = 300;
@@ -23,7 +24,7 @@ if (finishOnrampReturn()) {
   root.textContent = 'Payment finished. You can close this window.';
 } else {
   preloadWalletScreenIfSignedIn();
-  whenSessionStarted(startSession(), FIRST_RENDER_WAIT_MS).then(() => {
+  whenSessionStarted(startSession(), FIRST_RENDER_WAIT_MS, loadWalletScreen).then(() => {
     createRoot(root).render(
       <StrictMode>
         <App />

@@ -82,6 +82,60 @@ describe('the start-up requests started as the app starts', () => {
     expect(gaveUp).toBe(true);
   });
 
+  it('wait, when signed in, for what the wallet needs too, within the same bound', async () => {
+    vi.useFakeTimers();
+    const signedIn = { status: 'signed-in', config, user: {} } as unknown as Session;
+    const walletCode = deferred<void>();
+    let needed = 0;
+    const started = startSession(async () => signedIn);
+    let waited = false;
+    void whenSessionStarted(started, 300, () => {
+      needed++;
+      return walletCode.promise;
+    }).then(() => {
+      waited = true;
+    });
+    await vi.advanceTimersByTimeAsync(100);
+    expect(needed).toBe(1);
+    expect(waited).toBe(false);
+    walletCode.resolve();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(waited).toBe(true);
+
+    // Never past the bound, and a failure only ends the wait.
+    resetStartedSession();
+    const again = startSession(async () => signedIn);
+    let gaveUp = false;
+    void whenSessionStarted(again, 300, () => new Promise(() => undefined)).then(() => {
+      gaveUp = true;
+    });
+    await vi.advanceTimersByTimeAsync(300);
+    expect(gaveUp).toBe(true);
+    resetStartedSession();
+    let failed = false;
+    void whenSessionStarted(
+      startSession(async () => signedIn),
+      300,
+      () => Promise.reject(new Error('offline')),
+    ).then(() => {
+      failed = true;
+    });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(failed).toBe(true);
+
+    // Signed out, the wallet's code is not asked for.
+    resetStartedSession();
+    let asked = false;
+    await whenSessionStarted(
+      startSession(async () => signedOut),
+      300,
+      async () => {
+        asked = true;
+      },
+    );
+    expect(asked).toBe(false);
+  });
+
   it('give useSession its first state: straight to the answer when it is in, else "loading"', async () => {
     expect(firstStatus(undefined)).toBe('loading');
     const answer = deferred<Session>();

@@ -43,14 +43,25 @@ export function startedSession(): StartedSession | undefined {
 
 /**
  * Resolves when the start-up requests are answered, or after `maxWaitMs` if they take longer (then the app
- * shows "Loading…" until they are). main.tsx renders the app then.
+ * shows "Loading…" until they are). main.tsx renders the app then. When the answer is signed in and
+ * `signedInNeeds` is given (the wallet screen's code), it waits for that too, within the same `maxWaitMs`:
+ * a wallet screen whose code is already here renders at once, where a lazy one would hold its placeholder.
+ * A failure of `signedInNeeds` only ends the wait.
  */
-export function whenSessionStarted(session: StartedSession, maxWaitMs: number): Promise<void> {
+export function whenSessionStarted(
+  session: StartedSession,
+  maxWaitMs: number,
+  signedInNeeds?: () => Promise<unknown>,
+): Promise<void> {
   return new Promise((resolve) => {
     const timer = setTimeout(resolve, maxWaitMs);
-    session.promise.then(() => {
+    const done = () => {
       clearTimeout(timer);
       resolve();
+    };
+    session.promise.then((outcome) => {
+      if (outcome.status === 'signed-in' && signedInNeeds !== undefined) signedInNeeds().then(done, done);
+      else done();
     });
   });
 }
