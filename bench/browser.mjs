@@ -27,7 +27,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { formatRows, median, ROOT, round2, SERVER_MAIN, startDial } from './lib.mjs';
+import { formatRows, median, parseOptions, ROOT, round2, SERVER_MAIN, startDial } from './lib.mjs';
 
 const WEB_DIST = join(ROOT, 'apps/web/dist');
 const HELLO_SOURCE = join(ROOT, 'bench/hello');
@@ -195,29 +195,13 @@ async function visit(browser, url, selector, tracePath) {
   }
 }
 
-function parseArgs(argv) {
-  const options = {};
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    const next = () => {
-      const value = argv[++i];
-      if (value === undefined) throw new Error(`${arg} needs a value`);
-      return value;
-    };
-    if (arg === '--smoke') options.smoke = true;
-    else if (arg === '--runs') {
-      options.runs = Number(next());
-      if (!Number.isInteger(options.runs) || options.runs < 1)
-        throw new Error('--runs takes a whole number ≥ 1');
-    } else if (arg === '--trace') options.trace = next();
-    else if (arg === '--dist') options.dist = next();
-    else throw new Error(`unknown option ${arg}`);
-  }
-  return options;
-}
-
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const options = parseArgs(process.argv.slice(2));
+  const options = parseOptions(process.argv.slice(2), {
+    '--smoke': ['smoke', 'flag'],
+    '--runs': ['runs', 'count'],
+    '--trace': ['trace', 'text'],
+    '--dist': ['dist', 'text'],
+  });
   const rows = await benchBrowser(options);
   console.log(formatRows(rows));
   if (!options.smoke && rows.some((row) => !row.met)) process.exitCode = 1;

@@ -230,3 +230,42 @@ export function formatMachine(atStart, atEnd) {
     `${load(atStart.load)} at start, ${load(atEnd.load)} at end; Node ${atStart.node}; ${atStart.chromium}`
   );
 }
+
+/**
+ * Reads a bench module's own command line (`node bench/server.mjs --rounds 3 --pg …`). `spec` maps each
+ * option to its key in the options and its kind: `flag` (true when given), `count` (a whole number ≥ 1),
+ * `number` (a number > 0) or `text`.
+ *
+ * @param {string[]} argv - The arguments after the script's name.
+ * @param {Record<string, [string, 'flag' | 'count' | 'number' | 'text']>} spec - e.g.
+ *   `{ '--smoke': ['smoke', 'flag'], '--runs': ['runs', 'count'] }`
+ * @returns {Record<string, boolean | number | string>}
+ * @throws {Error} on an unknown option, a missing value, or a value of the wrong kind, naming the option.
+ */
+export function parseOptions(argv, spec) {
+  const options = {};
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    const known = spec[arg];
+    if (known === undefined)
+      throw new Error(`unknown option ${arg} (known: ${Object.keys(spec).join(', ')})`);
+    const [key, kind] = known;
+    if (kind === 'flag') {
+      options[key] = true;
+      continue;
+    }
+    const text = argv[++i];
+    if (text === undefined) throw new Error(`${arg} needs a value`);
+    if (kind === 'text') {
+      options[key] = text;
+      continue;
+    }
+    const value = Number(text);
+    if (kind === 'count' && !(Number.isInteger(value) && value >= 1)) {
+      throw new Error(`${arg} takes a whole number ≥ 1, not ${text}`);
+    }
+    if (kind === 'number' && !(value > 0)) throw new Error(`${arg} takes a number > 0, not ${text}`);
+    options[key] = value;
+  }
+  return options;
+}

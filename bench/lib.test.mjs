@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { parseArgs, SECTIONS } from './index.mjs';
-import { exitCode, formatAmount, formatMachine, formatMet, formatRows, median } from './lib.mjs';
+import {
+  exitCode,
+  formatAmount,
+  formatMachine,
+  formatMet,
+  formatRows,
+  median,
+  parseOptions,
+} from './lib.mjs';
 
 describe('median', () => {
   it('takes the middle value, or the mean of the two middle ones, whatever the order', () => {
@@ -130,5 +138,36 @@ describe('formatMachine', () => {
       'Machine: AMD EPYC, 2 cores, 23.5 GiB; load average 2.10 1.70 0.96 at start, 3.00 2.00 1.00 at end; ' +
         'Node v20.20.2; Chromium 156',
     );
+  });
+});
+
+describe('parseOptions', () => {
+  const spec = {
+    '--smoke': ['smoke', 'flag'],
+    '--runs': ['runs', 'count'],
+    '--seconds': ['seconds', 'number'],
+    '--pg': ['databaseUrl', 'text'],
+  };
+
+  it('reads flags, whole numbers, numbers and text into their keys', () => {
+    expect(
+      parseOptions(['--smoke', '--runs', '3', '--seconds', '0.5', '--pg', 'postgres://x/y'], spec),
+    ).toEqual({
+      smoke: true,
+      runs: 3,
+      seconds: 0.5,
+      databaseUrl: 'postgres://x/y',
+    });
+    expect(parseOptions([], spec)).toEqual({});
+  });
+
+  it('refuses an unknown option, a missing value and a value of the wrong kind, naming the option', () => {
+    expect(() => parseOptions(['--rounds', '3'], spec)).toThrow(
+      /unknown option --rounds \(known: --smoke, --runs/,
+    );
+    expect(() => parseOptions(['--runs'], spec)).toThrow('--runs needs a value');
+    expect(() => parseOptions(['--runs', '2.5'], spec)).toThrow('--runs takes a whole number ≥ 1, not 2.5');
+    expect(() => parseOptions(['--runs', '0'], spec)).toThrow('--runs takes a whole number ≥ 1, not 0');
+    expect(() => parseOptions(['--seconds', 'soon'], spec)).toThrow('--seconds takes a number > 0, not soon');
   });
 });

@@ -12,7 +12,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { Agent } from 'node:http';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
-import { formatRows, median, requireBuild, round2, startBare } from './lib.mjs';
+import { formatRows, median, parseOptions, requireBuild, round2, startBare } from './lib.mjs';
 import {
   bareSignInRound,
   phoneNumbers,
@@ -201,24 +201,17 @@ async function autocannonRun(url, headers, seconds) {
 const round1 = (value) => Math.round(value * 10) / 10;
 const mib = (value) => `${value.toFixed(1)} MiB`;
 
-function parseArgs(argv) {
-  const options = {};
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    const next = () => {
-      const value = argv[++i];
-      if (value === undefined) throw new Error(`${arg} needs a value`);
-      return value;
-    };
-    if (arg === '--smoke') options.smoke = true;
-    else if (arg === '--runs') options.runs = Number(next());
-    else if (arg === '--seconds') options.seconds = Number(next());
-    else if (arg === '--pg') options.databaseUrl = next();
-    else throw new Error(`unknown option ${arg}`);
-  }
-  return options;
-}
-
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  console.log(formatRows(await benchMemory(parseArgs(process.argv.slice(2)))));
+  console.log(
+    formatRows(
+      await benchMemory(
+        parseOptions(process.argv.slice(2), {
+          '--smoke': ['smoke', 'flag'],
+          '--runs': ['runs', 'count'],
+          '--seconds': ['seconds', 'number'],
+          '--pg': ['databaseUrl', 'text'],
+        }),
+      ),
+    ),
+  );
 }

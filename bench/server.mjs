@@ -24,6 +24,7 @@ import {
   cpuMicroseconds,
   formatRows,
   median,
+  parseOptions,
   ROOT,
   requireBuild,
   round2,
@@ -278,27 +279,16 @@ async function load(server, path, headers, seconds) {
   return { perSecond: result.requests.total / seconds, cpuPerRequest: cpu / result.requests.total };
 }
 
-function parseArgs(argv) {
-  const options = {};
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    const next = () => {
-      const value = argv[++i];
-      if (value === undefined) throw new Error(`${arg} needs a value`);
-      return value;
-    };
-    if (arg === '--smoke') options.smoke = true;
-    else if (arg === '--rounds') options.rounds = Number(next());
-    else if (arg === '--seconds') options.seconds = Number(next());
-    else if (arg === '--cold-starts') options.coldStarts = Number(next());
-    else if (arg === '--pg') options.databaseUrl = next();
-    else if (arg === '--only') options.only = next();
-    else throw new Error(`unknown option ${arg}`);
-  }
-  return options;
-}
-
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const rows = await benchServer(parseArgs(process.argv.slice(2)));
+  const rows = await benchServer(
+    parseOptions(process.argv.slice(2), {
+      '--smoke': ['smoke', 'flag'],
+      '--rounds': ['rounds', 'count'],
+      '--seconds': ['seconds', 'number'],
+      '--cold-starts': ['coldStarts', 'count'],
+      '--pg': ['databaseUrl', 'text'],
+      '--only': ['only', 'text'],
+    }),
+  );
   console.log(formatRows(rows));
 }

@@ -21,7 +21,16 @@ import { randomBytes, randomInt } from 'node:crypto';
 import { once } from 'node:events';
 import { Agent, createServer, request } from 'node:http';
 import { pathToFileURL } from 'node:url';
-import { cpuMicroseconds, formatRows, median, requireBuild, round2, startBare, startDial } from './lib.mjs';
+import {
+  cpuMicroseconds,
+  formatRows,
+  median,
+  parseOptions,
+  requireBuild,
+  round2,
+  startBare,
+  startDial,
+} from './lib.mjs';
 
 /** What the server's `PUBLIC_URL` is in the bench (lib.mjs `startDial`): the `Origin` its pages send. */
 const ORIGIN = 'https://dial.bench.invalid';
@@ -310,25 +319,18 @@ export async function startSmsStandIn() {
   };
 }
 
-function parseArgs(argv) {
-  const options = {};
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    const next = () => {
-      const value = argv[++i];
-      if (value === undefined) throw new Error(`${arg} needs a value`);
-      return value;
-    };
-    if (arg === '--smoke') options.smoke = true;
-    else if (arg === '--runs') options.runs = Number(next());
-    else if (arg === '--seconds') options.seconds = Number(next());
-    else if (arg === '--connections') options.connections = Number(next());
-    else if (arg === '--pg') options.databaseUrl = next();
-    else throw new Error(`unknown option ${arg}`);
-  }
-  return options;
-}
-
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  console.log(formatRows(await benchSignIn(parseArgs(process.argv.slice(2)))));
+  console.log(
+    formatRows(
+      await benchSignIn(
+        parseOptions(process.argv.slice(2), {
+          '--smoke': ['smoke', 'flag'],
+          '--runs': ['runs', 'count'],
+          '--seconds': ['seconds', 'number'],
+          '--connections': ['connections', 'count'],
+          '--pg': ['databaseUrl', 'text'],
+        }),
+      ),
+    ),
+  );
 }

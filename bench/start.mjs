@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { formatRows, freePort, median } from './lib.mjs';
+import { formatRows, freePort, median, parseOptions } from './lib.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const KIB = 1024;
@@ -263,11 +263,10 @@ const ms = (value) => (value >= 1000 ? `${(value / 1000).toFixed(2)} s` : `${Mat
 const kib = (bytes) => `${(bytes / KIB).toFixed(1)} KiB`;
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const args = process.argv.slice(2);
-  const smoke = args.includes('--smoke');
-  const runsAt = args.indexOf('--runs');
-  const runs = runsAt === -1 ? 5 : Number(args[runsAt + 1]);
-  if (!Number.isInteger(runs) || runs < 1) throw new Error('--runs takes a whole number ≥ 1');
+  const { smoke = false, runs = 5 } = parseOptions(process.argv.slice(2), {
+    '--smoke': ['smoke', 'flag'],
+    '--runs': ['runs', 'count'],
+  });
   const rows = await benchStart({ runs, smoke, log: (line) => console.error(line) });
   console.log(formatRows(rows));
   if (!smoke && rows.some((row) => !row.met)) process.exitCode = 1;

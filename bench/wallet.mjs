@@ -32,7 +32,7 @@ import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync } fr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { formatRows, freePort, median, ROOT, round2, SERVER_MAIN } from './lib.mjs';
+import { formatRows, freePort, median, parseOptions, ROOT, round2, SERVER_MAIN } from './lib.mjs';
 
 const WEB_INDEX = join(ROOT, 'apps/web/dist/index.html');
 const CPU_SLOWDOWN = 4;
@@ -444,13 +444,15 @@ async function waitForCode(origin, to, seen) {
 const ms = (value) => `${Math.round(value)} ms`;
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const args = process.argv.slice(2);
-  const smoke = args.includes('--smoke');
-  const runsAt = args.indexOf('--runs');
-  const runs = runsAt === -1 ? 5 : Number(args[runsAt + 1]);
-  if (!Number.isInteger(runs) || runs < 1) throw new Error('--runs takes a whole number ≥ 1');
-  const distAt = args.indexOf('--dist');
-  const dist = distAt === -1 ? undefined : args[distAt + 1];
+  const {
+    smoke = false,
+    runs = 5,
+    dist,
+  } = parseOptions(process.argv.slice(2), {
+    '--smoke': ['smoke', 'flag'],
+    '--runs': ['runs', 'count'],
+    '--dist': ['dist', 'text'],
+  });
   const rows = await benchWallet({ runs, smoke, dist });
   console.log(formatRows(rows));
   if (!smoke && rows.some((row) => row.met === false)) process.exitCode = 1;
