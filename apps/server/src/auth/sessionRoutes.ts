@@ -11,7 +11,7 @@ export function registerSessionRoutes(app: TypedApp, ctx: AppContext): void {
       preHandler: app.requireUser,
       schema: meRoute.schema,
       // Every page load reads it: logged when it is refused (401), not each time it answers.
-      config: { accessLog: 'failures', readsNoText: true },
+      config: { accessLog: 'failures' },
     },
     // Not async: on SQLite the whole request is answered without a turn of the microtask queue.
     (request, reply) => {

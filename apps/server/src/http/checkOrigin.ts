@@ -1,5 +1,5 @@
 import { DialError } from '@dial/core';
-import type { FastifyInstance, onRequestHookHandler } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -8,23 +8,16 @@ const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
  * DELETE whose `Origin` is not one of `allowedOrigins`, or that has no `Origin` but a `Sec-Fetch-Site` of
  * `cross-site`. Requests with neither header (curl, server-to-server) pass: a browser always sends one of
  * them with a cross-site POST. The SameSite=Strict cookie is the second line of defence.
- *
- * Register it before the routes: it joins each route as it is added.
  */
 export function registerOriginCheck(app: FastifyInstance, allowedOrigins: readonly string[]): void {
   const allowed = new Set(allowedOrigins);
-  const check: onRequestHookHandler = (request, _reply, done) => {
+  // A plain callback: it runs on every request, and most (GET, HEAD) pass at once.
+  app.addHook('onRequest', (request, _reply, done) => {
     if (!STATE_CHANGING.has(request.method)) {
       done();
       return;
     }
     done(refusal(request.headers.origin, request.headers['sec-fetch-site'], allowed));
-  };
-  // On the routes that take a state-changing method only, first of their onRequest hooks: a read (GET,
-  // HEAD) runs no hook at all, and a change no route answers is a 404 that changed nothing.
-  app.addHook('onRoute', (route) => {
-    if (![route.method].flat().some((method) => STATE_CHANGING.has(method))) return;
-    route.onRequest = [check, ...[route.onRequest ?? []].flat()];
   });
 }
 

@@ -1,5 +1,5 @@
 import { DialError, hasControlCharacter } from '@dial/core';
-import type { FastifyInstance, preValidationHookHandler, RouteOptions } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -8,12 +8,6 @@ declare module 'fastify' {
      * routes that take a Sign-In with Ethereum message, whose lines are its grammar.
      */
     multilineBodyFields?: readonly string[];
-    /**
-     * `true` on a read (GET, no path parameter) whose handler reads nothing from the request but its
-     * cookie, such as `GET /api/health` or `/api/me`: the control-character check is left off it, so it runs
-     * no hook at all. Every other route is checked.
-     */
-    readsNoText?: boolean;
   }
 }
 
@@ -25,7 +19,7 @@ const PARTS = [
 ] as const;
 
 /**
- * Refuses, for every route that can carry text, any request whose parsed JSON body, query string or path parameters hold
+ * Refuses, once for every route, any request whose parsed JSON body, query string or path parameters hold
  * a control character (C0 including NUL, DEL, C1) in a string or a key, with `400 invalid_data` naming the
  * field. It runs in `preValidation`, after parsing and before the route's schema and handler, so no text
  * field of any route reaches the database, a log line or a mail header with one: PostgreSQL refuses NUL
@@ -36,8 +30,8 @@ const PARTS = [
  * Register it before the routes: a route takes the hooks present when it is built.
  */
 export function registerControlCharacterCheck(app: FastifyInstance): void {
-  // A plain callback, on every route but the reads that say they read no text (see carriesText).
-  const check: preValidationHookHandler = (request, _reply, done) => {
+  // A plain callback: it runs on every request, and most have no text to look at (a GET without a query).
+  app.addHook('preValidation', (request, _reply, done) => {
     if (request.body === undefined && isEmpty(request.query) && isEmpty(request.params)) {
       done();
       return;
@@ -57,23 +51,7 @@ export function registerControlCharacterCheck(app: FastifyInstance): void {
       return;
     }
     done();
-  };
-  app.addHook('onRoute', (route) => {
-    if (!carriesText(route)) return;
-    route.preValidation = [check, ...[route.preValidation ?? []].flat()];
   });
-}
-
-/**
- * Whether a route can hand its handler text from the request: every route, but a read without path
- * parameters whose `config.readsNoText` says its handler reads none (its query string, undeclared, is never
- * read).
- */
-function carriesText(route: RouteOptions): boolean {
-  if ((route.config as { readsNoText?: boolean } | undefined)?.readsNoText !== true) return true;
-  if ([route.method].flat().some((method) => method !== 'GET' && method !== 'HEAD')) return true;
-  if (route.url.includes(':') || route.url.includes('*')) return true;
-  return (route.schema as { querystring?: unknown } | undefined)?.querystring !== undefined;
 }
 
 /** Whether a parsed query or path parameters object has no field (or is missing). */

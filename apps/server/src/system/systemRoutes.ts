@@ -25,7 +25,7 @@ export function registerSystemRoutes(
     healthRoute.url,
     {
       schema: healthRoute.schema,
-      config: { accessLog: 'failures', readsNoText: true },
+      config: { accessLog: 'failures' },
     },
     (_request, reply) => {
       health(reply);
@@ -37,7 +37,7 @@ export function registerSystemRoutes(
     readyRoute.url,
     {
       schema: readyRoute.schema,
-      config: { accessLog: 'failures', readsNoText: true },
+      config: { accessLog: 'failures' },
     },
     async (request, reply) => {
       const readiness = await checkReadiness({
@@ -84,7 +84,7 @@ export function registerSystemRoutes(
     configRoute.url,
     {
       schema: configRoute.schema,
-      config: { accessLog: 'failures', readsNoText: true },
+      config: { accessLog: 'failures' },
     },
     (_request, reply) => {
       publicConfig(reply);
