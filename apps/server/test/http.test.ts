@@ -411,6 +411,32 @@ describe('the request log', () => {
 });
 
 describe('the OpenAPI document', () => {
+  it('refuses a cross-site request on every route that changes something, before anything else', async () => {
+    const t = await createTestApp(db(), {
+      config: { localChain: { start: false, port: 8545, rpcUrl: 'http://127.0.0.1:9' } },
+    });
+    const document = (await t.get('/api/openapi.json')).json();
+    const changes = Object.entries(document.paths as Record<string, Record<string, unknown>>).flatMap(
+      ([path, methods]) =>
+        Object.keys(methods)
+          .map((method) => method.toUpperCase())
+          .filter((method) => method !== 'GET' && method !== 'HEAD')
+          .map((method) => ({
+            method,
+            url: path.replace(/\{[^}]+\}/g, '00000000-0000-4000-8000-000000000000'),
+          })),
+    );
+    expect(changes.length).toBeGreaterThan(20);
+    for (const { method, url } of changes) {
+      for (const headers of [{ origin: 'https://evil.example' }, { 'sec-fetch-site': 'cross-site' }]) {
+        const answer = await t.app.inject({ method: method as 'POST', url, headers, payload: {} });
+        expect(`${method} ${url} ${answer.statusCode} ${answer.json().error?.code}`).toBe(
+          `${method} ${url} 403 forbidden_origin`,
+        );
+      }
+    }
+  });
+
   it('lists every API route with its schemas', async () => {
     const t = await createTestApp(db(), {
       config: { localChain: { start: false, port: 8545, rpcUrl: 'http://127.0.0.1:9' } },
