@@ -27,24 +27,22 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { formatRows, median, parseOptions, ROOT, round2, SERVER_MAIN, startDial } from './lib.mjs';
+import {
+  formatRows,
+  launchChromium,
+  median,
+  parseOptions,
+  ROOT,
+  round2,
+  SERVER_MAIN,
+  startDial,
+} from './lib.mjs';
 
 const WEB_DIST = join(ROOT, 'apps/web/dist');
 const HELLO_SOURCE = join(ROOT, 'bench/hello');
 const HELLO_DIST = join(ROOT, 'node_modules/.cache/dial-bench/hello');
 const CPU_SLOWDOWN = 4;
 const GOALS = { usable: 1.4, domContentLoaded: 1.2 };
-/** The flags the e2e tests run Chromium with (e2e/playwright.config.ts). */
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 /** What "usable" waits for on each page (see the top of this file). */
 const USABLE = {
   dial: '#phone-number:not([disabled]):not([readonly])',
@@ -80,11 +78,7 @@ export async function benchBrowser(options = {}) {
     servers.push(dial);
     const hello = await startDial({ WEB_DIST_DIR: HELLO_DIST });
     servers.push(hello);
-    const { chromium } = await import('playwright-core');
-    browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: CHROMIUM_ARGS,
-    });
+    browser = await launchChromium();
     const pages = { hello: hello.url('/'), dial: dial.url('/') };
     // One visit of each first, not measured: the servers' first answers and Chromium's first page.
     for (const name of ['hello', 'dial']) await visit(browser, pages[name], USABLE[name]);

@@ -269,3 +269,24 @@ export function parseOptions(argv, spec) {
   }
   return options;
 }
+
+/** The flags the e2e tests run Chromium with (e2e/playwright.config.ts). */
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/** Launches Debian's Chromium (`/usr/bin/chromium`, or `CHROMIUM_PATH`) with the e2e tests' flags. */
+export async function launchChromium() {
+  const { chromium } = await import('playwright-core');
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: CHROMIUM_ARGS,
+  });
+}

@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { formatRows, freePort, median, parseOptions } from './lib.mjs';
+import { formatRows, freePort, launchChromium, median, parseOptions } from './lib.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const KIB = 1024;
@@ -187,7 +187,6 @@ async function stopGroup(child, exited) {
  * origin but /api and /dev), the response bodies as transferred (encoded) and as decoded.
  */
 async function measureFirstVisit(env) {
-  const { chromium } = await import('playwright');
   const child = spawn('node', ['apps/server/dist/main.js'], {
     cwd: ROOT,
     env,
@@ -196,16 +195,7 @@ async function measureFirstVisit(env) {
   });
   const exited = new Promise((resolve) => child.on('exit', resolve));
   const origin = `http://127.0.0.1:${env.PORT}`;
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--no-first-run',
-      '--disable-background-networking',
-    ],
-  });
+  const browser = await launchChromium();
   try {
     for (let tries = 0; ; tries++) {
       const ok = await fetch(`${origin}/api/health`).then(

@@ -32,7 +32,16 @@ import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync } fr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { formatRows, freePort, median, parseOptions, ROOT, round2, SERVER_MAIN } from './lib.mjs';
+import {
+  formatRows,
+  freePort,
+  launchChromium,
+  median,
+  parseOptions,
+  ROOT,
+  round2,
+  SERVER_MAIN,
+} from './lib.mjs';
 
 const WEB_INDEX = join(ROOT, 'apps/web/dist/index.html');
 const CPU_SLOWDOWN = 4;
@@ -58,17 +67,7 @@ export async function benchWallet({ runs = 5, smoke = false, log, dist } = {}) {
     if (!existsSync(file)) throw new Error(`${file} is missing: run npm run build first`);
   }
   const server = await startDevServer(dist);
-  const { chromium } = await import('playwright-core');
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--no-first-run',
-      '--disable-background-networking',
-    ],
-  });
+  const browser = await launchChromium();
   try {
     const results = [];
     for (let run = 1; run <= count; run++) {
