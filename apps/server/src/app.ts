@@ -39,6 +39,7 @@ import {
 import { registerOriginCheck } from './http/checkOrigin.js';
 import { registerErrorHandling } from './http/errorHandling.js';
 import { httpServerOptions, watchHttpServer } from './http/httpServer.js';
+import { lazyChildLoggerFactory } from './http/lazyChildLogger.js';
 import { redactUrl } from './http/redactUrl.js';
 import { registerControlCharacterCheck } from './http/refuseControlCharacters.js';
 import { registerUndeclaredErrorCheck } from './http/refuseUndeclaredErrors.js';
@@ -156,6 +157,8 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
       stream: deps.logStream ?? pino.destination({ dest: 1, sync: false }),
     },
     logController: new OneLineRequestLog(),
+    // A request's child logger (with its reqId) is made when it first logs, not for every request.
+    childLoggerFactory: lazyChildLoggerFactory,
     bodyLimit: BODY_LIMIT_BYTES,
     // TRUST_PROXY, the timeouts and connection cap, and catalogue answers to requests that cannot be read
     // (over-size headers, an unknown method, a timeout, a malformed URL), with the security headers.

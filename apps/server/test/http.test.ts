@@ -18,10 +18,15 @@ const db = useTestDatabase('sqlite');
 /** A path outside `/api` and `/dev`: what the app's pages and files are answered with (here a 404). */
 const PAGE = '/some/page';
 
-/** The security headers of an API answer: JSON, so its policy lets nothing load. */
+/**
+ * The security headers of an API answer: JSON, so its policy lets nothing load, and none of the headers that
+ * act only on documents (they go on pages alone).
+ */
 function expectSecurityHeaders(response: LightMyRequestResponse): void {
   expect(response.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
   expectCommonSecurityHeaders(response);
+  expect(response.headers['cache-control']).toBe('no-store');
+  for (const header of DOCUMENT_ONLY_HEADERS) expect(response.headers[header]).toBeUndefined();
 }
 
 /** The security headers of a page or file of the app, whose policy lets the app run. */
@@ -33,14 +38,18 @@ function expectPageSecurityHeaders(response: LightMyRequestResponse): void {
   expect(csp).toContain("object-src 'none'");
   expect(csp).toMatch(/connect-src 'self' https:\/\/\S+/);
   expectCommonSecurityHeaders(response);
+  expect(response.headers['referrer-policy']).toBe('no-referrer');
+  expect(response.headers['cross-origin-opener-policy']).toBe('same-origin');
+  expect(response.headers['permissions-policy']).toBe('camera=(), microphone=(), geolocation=()');
 }
+
+/** Headers that act only on a document that loads or runs something: pages get them, JSON answers do not. */
+const DOCUMENT_ONLY_HEADERS = ['referrer-policy', 'cross-origin-opener-policy', 'permissions-policy'];
 
 function expectCommonSecurityHeaders(response: LightMyRequestResponse): void {
   expect(response.headers['x-content-type-options']).toBe('nosniff');
-  expect(response.headers['referrer-policy']).toBe('no-referrer');
   expect(response.headers['x-frame-options']).toBe('DENY');
-  expect(response.headers['cross-origin-opener-policy']).toBe('same-origin');
-  expect(response.headers['permissions-policy']).toBe('camera=(), microphone=(), geolocation=()');
+  expect(response.headers['cross-origin-resource-policy']).toBe('same-origin');
 }
 
 describe('bad input is a 4xx with a catalogue code, never a 5xx', () => {
@@ -393,6 +402,13 @@ describe('the request log', () => {
       0,
     );
     expect(logged.some((line) => /^GET \/api\/(health|config|ready) /.test(line))).toBe(false);
+    // Each request's lines carry its own id (the request loggers are made when a request first logs).
+    const ids = lines
+      .map((line) => JSON.parse(line))
+      .filter((entry) => entry.msg === 'request completed' || entry.msg === 'request errored')
+      .map((entry) => entry.reqId);
+    expect(ids.every((id) => typeof id === 'string' && id !== '')).toBe(true);
+    expect(new Set(ids).size).toBe(ids.length);
   });
 
   it('logs an unexpected failure of a quiet route', async () => {
@@ -406,7 +422,15 @@ describe('the request log', () => {
     const answer = await t.get('/api/me', { token });
     expect(answer.statusCode).toBe(500);
     expect(requestLines(lines)).toContain('GET /api/me 500');
-    expect(lines.some((line) => line.includes('unexpected error'))).toBe(true);
+    // The handler's own line and the request line are the same request's.
+    const unexpected = lines
+      .map((line) => JSON.parse(line))
+      .find((entry) => entry.msg === 'unexpected error');
+    const completed = lines
+      .map((line) => JSON.parse(line))
+      .find((entry) => entry.msg === 'request completed' && entry.req.url === '/api/me');
+    expect(unexpected?.reqId).toBeTypeOf('string');
+    expect(unexpected?.reqId).toBe(completed?.reqId);
   });
 });
 

@@ -33,7 +33,7 @@ function expectCatalogueAnswer(
   expect(answer.headers['content-security-policy']).toContain("frame-ancestors 'none'");
   expect(answer.headers['x-content-type-options']).toBe('nosniff');
   expect(answer.headers['x-frame-options']).toBe('DENY');
-  expect(answer.headers['referrer-policy']).toBe('no-referrer');
+  expect(answer.headers['cross-origin-resource-policy']).toBe('same-origin');
   expect(answer.headers['cache-control']).toBe('no-store');
 }
 
