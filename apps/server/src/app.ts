@@ -40,6 +40,7 @@ import { registerOriginCheck } from './http/checkOrigin.js';
 import { registerErrorHandling } from './http/errorHandling.js';
 import { httpServerOptions, watchHttpServer } from './http/httpServer.js';
 import { lazyChildLoggerFactory } from './http/lazyChildLogger.js';
+import { lazySerializerCompiler } from './http/lazySerializers.js';
 import { redactUrl } from './http/redactUrl.js';
 import { registerControlCharacterCheck } from './http/refuseControlCharacters.js';
 import { registerUndeclaredErrorCheck } from './http/refuseUndeclaredErrors.js';
@@ -167,6 +168,8 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
   watchHttpServer(app, config);
   // TypeBox's own checker: strict types (no coercion of 1 to "1"), exactly what the schemas say.
   app.setValidatorCompiler(TypeBoxValidatorCompiler);
+  // Each response serializer is compiled at its first use rather than all of them at start.
+  app.setSerializerCompiler(lazySerializerCompiler());
 
   logRedisError = (error) => app.log.error({ err: error }, 'Redis connection failed; reconnecting');
   const rateLimiter: RateLimiter =
