@@ -2,8 +2,10 @@
 // reference started in their own processes and waited for until they answer, a process's CPU time, and the
 // machine line. Every section returns rows of one shape:
 //
-//   { figure, value, reference, ratio, goal, met, unit?, cpuRatio?, note? }
+//   { figure, value, reference, ratio, goal, met, unit?, cpuRatio?, ratios?, note? }
 //
+// `ratios` are the ratios of the single runs whose median `ratio` is: the table shows their range, so a
+// reader can tell a figure that misses its goal from one that moves across it from run to run.
 // `value` and `reference` are numbers in `unit`, or text that already says its unit; `met` is whether the
 // goal holds (`undefined` for a figure reported without a goal).
 import { execFileSync, spawn } from 'node:child_process';
@@ -155,7 +157,8 @@ export function formatMet(met) {
 
 /**
  * The rows as one Markdown table: figure, value, reference, ratio, goal, met, and a last column for what a
- * section adds (`cpuRatio`: the same comparison in the server's CPU time per request; `note`).
+ * section adds (`cpuRatio`: the same comparison in the server's CPU time per request; the range of the single
+ * runs' `ratios`; `note`).
  */
 export function formatRows(rows) {
   const lines = [
@@ -165,6 +168,9 @@ export function formatRows(rows) {
   for (const row of rows) {
     const notes = [];
     if (row.cpuRatio !== undefined) notes.push(`CPU a request: ${row.cpuRatio.toFixed(2)}×`);
+    if (row.ratios !== undefined && row.ratios.length > 1) {
+      notes.push(`runs ${Math.min(...row.ratios).toFixed(2)}–${Math.max(...row.ratios).toFixed(2)}×`);
+    }
     if (row.note !== undefined) notes.push(row.note);
     const ratio =
       typeof row.ratio === 'number' && Number.isFinite(row.ratio) ? `${row.ratio.toFixed(2)}×` : '—';

@@ -37,6 +37,7 @@ describe('formatRows', () => {
         met: true,
         unit: 'req/s',
         cpuRatio: 0.5,
+        ratios: [0.7, 0.55, 0.617],
       },
       {
         figure: 'bytes a first visit transfers',
@@ -60,7 +61,7 @@ describe('formatRows', () => {
     expect(table.split('\n')).toEqual([
       '| figure | value | reference | ratio | goal | met | note |',
       '|---|---:|---|---:|---|---|---|',
-      '| GET /api/me req/s, SQLite | 12,345 req/s | 20,000 req/s | 0.62× | ≥ 0.5× bare Fastify | yes | CPU a request: 0.50× |',
+      '| GET /api/me req/s, SQLite | 12,345 req/s | 20,000 req/s | 0.62× | ≥ 0.5× bare Fastify | yes | CPU a request: 0.50×; runs 0.55–0.70× |',
       '| bytes a first visit transfers | 109.2 KiB | 439.2 KiB: the same files uncompressed | 0.25× | ≤ 130.0 KiB | NO |  |',
       '| RSS idle | 100.5 MiB | 59 MiB | 1.70× | ≤ 150 MiB | yes | a\\|b |',
     ]);
