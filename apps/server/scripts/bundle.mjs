@@ -4,12 +4,13 @@
 // 740 of them chain definitions) spends most of its time resolving and opening files; the bundle has only
 // what the server uses, so a production server answers in a fraction of the time (bench/server.mjs).
 //
-// Fastify, its plugins and pino are bundled too: loading their ~500 CommonJS files one by one was a sixth of a
-// cold start. (pino's worker files are for transports, which Dial does not use: it writes to stdout.)
-// Kept as they are, loaded from node_modules at run time: Node built-ins, packages with native code
+// Fastify, its plugins and pino are bundled too: loading their hundreds of CommonJS files one by one was
+// a sixth of a cold start. (pino's worker files are for transports, which Dial does not use: it writes to
+// stdout.) Kept as they are, loaded from node_modules at run time: Node built-ins, packages with native code
 // (better-sqlite3), the drivers and clients loaded only when configured (pg, redis, nodemailer, and
-// @fastify/static for the web app's files), and the dev chain (@dial/devchain, a dev dependency). Every file goes to the top of dist/ (see src/serverRoot.ts: `import.meta.url` stays one
-// level below apps/server/).
+// @fastify/static for the web app's files), and the dev chain (@dial/devchain, a dev dependency). Every
+// file goes to the top of dist/ (see src/serverRoot.ts: `import.meta.url` stays one level below
+// apps/server/).
 //
 //   node apps/server/scripts/bundle.mjs      → apps/server/dist/ (the server's `npm run build`)
 //   bundleServer({ outDir })                  → the same, elsewhere (productionImports.test.ts)
