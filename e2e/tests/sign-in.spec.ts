@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, type Request, test } from '@playwright/test';
 import { messagesTo, readCode, seenMessages, wrongCode } from './outbox.js';
 import {
   enterCodeAndOpenWallet,
@@ -59,8 +59,19 @@ test('a UK mobile number signs up, gets a wallet, and signing back in opens the 
   await page.getByLabel('Phone number').fill('+44 7400 123456');
   await expect(page.getByRole('button', { name: /^Country/ })).toHaveAccessibleName(/United Kingdom|\+44/);
   const seenAgain = await requestCode(page, e164);
+  // The wallet opens once: the opening the app starts as the code is accepted (before the wallet screen
+  // renders) is the one the screen shows, not a second read of the auth share beside it.
+  const walletReads: string[] = [];
+  const onRequest = (request: Request) => {
+    if (request.method() === 'GET' && new URL(request.url()).pathname === '/api/wallet') {
+      walletReads.push(request.url());
+    }
+  };
+  page.on('request', onRequest);
   const sameAddress = await enterCodeAndOpenWallet(page, e164, seenAgain);
+  page.off('request', onRequest);
   expect(sameAddress).toBe(address);
+  expect(walletReads).toHaveLength(1);
   await snap(page, 'wallet-home-returning');
 });
 

@@ -1,19 +1,29 @@
-import { Suspense } from 'react';
-import type { AppConfig, OtpChannel } from './api/types';
+import { Suspense, useCallback, useState } from 'react';
+import type { AppConfig, OtpChannel, User } from './api/types';
 import type { WalletSignIn } from './connect/useWalletSignIn';
 import { useSession } from './session/useSession';
 import { SignInFlow } from './sign-in/SignInFlow';
 import { ErrorMessage } from './ui/ErrorMessage';
 import { LoadFailureBoundary } from './ui/LoadFailureBoundary';
 import { StatusScreen } from './ui/StatusScreen';
-import { loadWalletScreen, useSignedInHint } from './wallet/loadWalletScreen';
+import { loadWalletScreen, openWalletEarly, useSignedInHint } from './wallet/loadWalletScreen';
 import { WalletScreenEntry } from './wallet/WalletScreenEntry';
+import type { WalletOpening } from './wallet/walletOpening';
 import { WalletConnectEntry } from './walletconnect/WalletConnectEntry';
 
 /** The app: loading → signed out (sign-in) → signed in (wallet), and back on sign-out. */
 export function App() {
   const { session, signedIn, signedOut, retry } = useSession();
   useSignedInHint(session.status);
+  /** The wallet's opening, started the moment a sign-in ends, before the wallet screen renders. */
+  const [opening, setOpening] = useState<WalletOpening | undefined>(undefined);
+  const signedInHere = useCallback(
+    (user: User) => {
+      setOpening(openWalletEarly(user));
+      signedIn(user);
+    },
+    [signedIn],
+  );
 
   return (
     <>
@@ -35,7 +45,7 @@ export function App() {
           <SignInFlow
             channels={usableChannels(session.config.channels)}
             moreWallets={walletConnectEntry(session.config.walletConnect)}
-            onSignedIn={signedIn}
+            onSignedIn={signedInHere}
             preloadNext={loadWalletScreen}
           />
         )}
@@ -47,6 +57,7 @@ export function App() {
                 config={session.config}
                 onSignedOut={signedOut}
                 onUserChanged={signedIn}
+                opening={opening}
               />
             </Suspense>
           </LoadFailureBoundary>

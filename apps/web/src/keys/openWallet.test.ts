@@ -99,6 +99,23 @@ describe('opening the wallet', () => {
     expect(ours.entry).not.toBe(theirs.entry);
   });
 
+  it('says the wallet is open as soon as the key is rebuilt, then forgets the old shares before it settles', async () => {
+    const old = await split(1, 'named');
+    const current = await split(2, 'named');
+    await dialServer().hold({ key: KEY, authShare: current.authShare, generation: 2, recovery: null });
+    let heldWhenOpened: string[] = [];
+    const opened = vi.fn((_wallet: unknown) => {
+      heldWhenOpened = memory.keys(USER);
+    });
+    const result = await openWallet(USER, () => {}, opened);
+    expect(opened).toHaveBeenCalledTimes(1);
+    expect(opened.mock.calls[0]![0]).toEqual(result);
+    expect(result).toEqual({ address: ADDRESS, generation: 2, recovery: null });
+    // The wallet could show while the older generation's share was still held; it is gone once settled.
+    expect(heldWhenOpened).toEqual([old.entry, current.entry].sort());
+    expect(memory.keys(USER)).toEqual([current.entry]);
+  });
+
   it('sends a mismatched old-format share to recovery, and forgets it once recovered', async () => {
     // A rotation whose PUT never reached the server left its share under generation 2 (old format), and a
     // recovery on another device then made the server's generation 2.

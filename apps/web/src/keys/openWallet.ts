@@ -58,29 +58,33 @@ export interface WalletToRecover {
  * Runs under a Web Lock per user, so tabs of this browser never race to create two wallets, nor prune the
  * shares while another tab's rotation is being sent.
  *
+ * @param onOpened - Called as soon as the key is rebuilt, before the older shares are forgotten (the
+ *   promise settles after that, still under the lock): the wallet can show while this browser tidies up.
  * @throws {DialError} `recovery_not_set_up`, `wallet_mismatch`, or an API error.
  */
 export function openWallet(
   userId: string,
   onStage: (stage: OpenWalletStage) => void,
+  onOpened?: (wallet: OpenedWallet) => void,
 ): Promise<OpenedWallet | WalletToRecover> {
-  return withWalletLock(userId, () => openOrCreate(userId, onStage, true));
+  return withWalletLock(userId, () => openOrCreate(userId, onStage, onOpened, true));
 }
 
 async function openOrCreate(
   userId: string,
   onStage: (stage: OpenWalletStage) => void,
+  onOpened: ((wallet: OpenedWallet) => void) | undefined,
   mayCreate: boolean,
 ): Promise<OpenedWallet | WalletToRecover> {
   onStage('opening');
   const stored = await findWallet();
-  if (stored !== null) return checkWallet(userId, stored);
+  if (stored !== null) return checkWallet(userId, stored, onOpened);
   if (!mayCreate) throw new DialError('internal_error', { details: 'wallet not found after a 409' });
 
   onStage('creating');
   const created = await createAndRegister(userId);
   // Lost the race to another tab or device: open the wallet that won.
-  return created ?? openOrCreate(userId, onStage, false);
+  return created ?? openOrCreate(userId, onStage, onOpened, false);
 }
 
 async function findWallet(): Promise<StoredWallet | null> {
@@ -92,7 +96,11 @@ async function findWallet(): Promise<StoredWallet | null> {
   }
 }
 
-async function checkWallet(userId: string, stored: StoredWallet): Promise<OpenedWallet | WalletToRecover> {
+async function checkWallet(
+  userId: string,
+  stored: StoredWallet,
+  onOpened: ((wallet: OpenedWallet) => void) | undefined,
+): Promise<OpenedWallet | WalletToRecover> {
   // The key itself is not kept: nothing signs yet, and a key that is never stored cannot leak from here.
   const rebuilt = await rebuildFromDeviceShare(userId, stored);
   if (!rebuilt.found) {
@@ -107,8 +115,10 @@ async function checkWallet(userId: string, stored: StoredWallet): Promise<Opened
       hasMismatchedShare: mismatched,
     };
   }
+  const opened = { address: stored.address, generation: stored.generation, recovery: stored.recovery };
+  onOpened?.(opened);
   await deviceShareStore.prune(userId, rebuilt.slot, rebuilt.entry);
-  return { address: stored.address, generation: stored.generation, recovery: stored.recovery };
+  return opened;
 }
 
 /** Creates the wallet; null when the server already has one (409). */

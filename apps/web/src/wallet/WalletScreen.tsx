@@ -15,6 +15,7 @@ import { CreateDialWallet } from './CreateDialWallet';
 import { useKeyShareCheck } from './useKeyShareCheck';
 import { useOpenWallet } from './useOpenWallet';
 import { WalletHome } from './WalletHome';
+import type { WalletOpening } from './walletOpening';
 
 export interface WalletScreenProps {
   user: User;
@@ -22,7 +23,11 @@ export interface WalletScreenProps {
   onSignedOut(): void;
   /** The account changed (an embedded wallet was created for it): the app shows it from now on. */
   onUserChanged(user: User): void;
+  /** The opening of the embedded wallet the app started at sign-in ({@link startWalletOpening}), if any. */
+  opening?: WalletOpening | undefined;
 }
+
+export { startWalletOpening } from './walletOpening';
 
 // Recovery, its setup and export bring the KDF and WebAuthn code: their own chunks, loaded when needed.
 const RecoverWallet = lazy(() => import('../recovery/RecoverWallet'));
@@ -49,8 +54,8 @@ export default function WalletScreen(props: WalletScreenProps) {
  * The embedded wallet: opens or creates it, then shows the screen the URL names (see navigation/routes.ts);
  * recovers the wallet first when this browser holds no share of its current keys, then shows that screen.
  */
-function EmbeddedWalletScreen({ user, config, onSignedOut }: WalletScreenProps) {
-  const { state, retry } = useOpenWallet(user.id);
+function EmbeddedWalletScreen({ user, config, onSignedOut, opening }: WalletScreenProps) {
+  const { state, retry } = useOpenWallet(user.id, opening);
   const sessionEnded = state.status === 'failed' && state.error.code === 'unauthorized';
   const screen = screenAt(useLocation().path);
   /** When "Later" was last pressed on the recovery reminder in this browser: it stays hidden a few days. */

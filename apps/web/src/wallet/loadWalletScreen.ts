@@ -1,4 +1,6 @@
 import { useEffect } from 'react';
+import type { User } from '../api/types';
+import type { WalletOpening } from './walletOpening';
 
 type WalletScreenModule = typeof import('./WalletScreen');
 
@@ -39,6 +41,17 @@ function whenIdle(task: () => void): void {
  */
 export function loadedWalletScreen(): WalletScreenModule['default'] | null {
   return loaded?.default ?? null;
+}
+
+/**
+ * Starts opening the embedded wallet of someone who just signed in, when the wallet screen's code is here
+ * already (it was preloaded while the code was typed): the wallet request and the device share's read then
+ * run while the screen renders. `undefined` when the code is not here yet (the screen opens the wallet
+ * itself) or the account's wallet is an external one (nothing to open).
+ */
+export function openWalletEarly(user: User): WalletOpening | undefined {
+  if (loaded === null || user.wallet?.kind === 'external') return undefined;
+  return loaded.startWalletOpening(user.id);
 }
 
 /** Set while this browser's last known state was signed in: its next visit loads the wallet's code at once. */
