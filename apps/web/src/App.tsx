@@ -11,12 +11,15 @@ import { WalletScreenEntry } from './wallet/WalletScreenEntry';
 import type { WalletOpening } from './wallet/walletOpening';
 import { WalletConnectEntry } from './walletconnect/WalletConnectEntry';
 
-/** The app: loading → signed out (sign-in) → signed in (wallet), and back on sign-out. */
-export function App() {
+/**
+ * The app: loading → signed out (sign-in) → signed in (wallet), and back on sign-out. `opening` is the
+ * wallet's opening main.tsx started for a visit that was signed in already ({@link openWalletEarly}).
+ */
+export function App({ opening: openingAtStart }: { opening?: WalletOpening | undefined } = {}) {
   const { session, signedIn, signedOut, retry } = useSession();
   useSignedInHint(session.status);
-  /** The wallet's opening, started the moment a sign-in ends, before the wallet screen renders. */
-  const [opening, setOpening] = useState<WalletOpening | undefined>(undefined);
+  /** The wallet's opening, started the moment a sign-in ends (or at start), before the wallet screen renders. */
+  const [opening, setOpening] = useState<WalletOpening | undefined>(openingAtStart);
   const signedInHere = useCallback(
     (user: User) => {
       setOpening(openWalletEarly(user));

@@ -6,7 +6,7 @@ import { App } from './App';
 import { finishOnrampReturn } from './onramp/finishOnrampReturn';
 import { startSession, whenSessionStarted } from './session/startSession';
 import './styles.css';
-import { loadWalletScreen, preloadWalletScreenIfSignedIn } from './wallet/loadWalletScreen';
+import { loadWalletScreen, openWalletEarly, preloadWalletScreenIfSignedIn } from './wallet/loadWalletScreen';
 
 /**
  * How long the first render waits for the start-up answers: long enough that a signed-out visit renders
@@ -24,10 +24,14 @@ if (finishOnrampReturn()) {
   root.textContent = 'Payment finished. You can close this window.';
 } else {
   preloadWalletScreenIfSignedIn();
-  whenSessionStarted(startSession(), FIRST_RENDER_WAIT_MS, loadWalletScreen).then(() => {
+  const session = startSession();
+  whenSessionStarted(session, FIRST_RENDER_WAIT_MS, loadWalletScreen).then(() => {
+    // Signed in already (a return visit): the wallet starts opening now, beside the first render.
+    const settled = session.settled;
+    const opening = settled?.status === 'signed-in' ? openWalletEarly(settled.user) : undefined;
     createRoot(root).render(
       <StrictMode>
-        <App />
+        <App opening={opening} />
       </StrictMode>,
     );
   });
