@@ -17,6 +17,7 @@ import { createServer } from 'node:net';
 import { availableParallelism, cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from '../e2e/chromium.mjs';
 
 export const ROOT = fileURLToPath(new URL('../', import.meta.url));
 export const SERVER_MAIN = join(ROOT, 'apps/server/dist/main.js');
@@ -215,10 +216,9 @@ export function machine() {
 
 /** Chromium's version (the browser the bench drives: `CHROMIUM_PATH`, else /usr/bin/chromium), or `absent`. */
 export function chromiumVersion() {
-  const path = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
   try {
     // Its launcher script may say things on stderr that are not the version.
-    return execFileSync(path, ['--version'], {
+    return execFileSync(CHROMIUM_EXECUTABLE, ['--version'], {
       encoding: 'utf8',
       timeout: 10_000,
       stdio: ['ignore', 'pipe', 'ignore'],
@@ -276,23 +276,8 @@ export function parseOptions(argv, spec) {
   return options;
 }
 
-/** The flags the e2e tests run Chromium with (e2e/playwright.config.ts). */
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
-/** Launches Debian's Chromium (`/usr/bin/chromium`, or `CHROMIUM_PATH`) with the e2e tests' flags. */
+/** Launches Debian's Chromium (`/usr/bin/chromium`, or `CHROMIUM_PATH`) with the e2e tests' flags (e2e/chromium.mjs). */
 export async function launchChromium() {
   const { chromium } = await import('playwright-core');
-  return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: CHROMIUM_ARGS,
-  });
+  return chromium.launch({ executablePath: CHROMIUM_EXECUTABLE, args: [...CHROMIUM_ARGS] });
 }

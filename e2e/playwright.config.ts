@@ -2,6 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
+import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from './chromium.mjs';
 
 // The browser tests run the built app (`npm run build` first) exactly as `npm start` does, on its own ports
 // and a fresh data directory, so they never touch a developer's ./data.
@@ -37,19 +38,7 @@ export default defineConfig({
     locale: 'en-GB',
     screenshot: 'on',
     trace: 'retain-on-failure',
-    launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    },
+    launchOptions: { executablePath: CHROMIUM_EXECUTABLE, args: [...CHROMIUM_ARGS] },
   },
   webServer: {
     command: 'node ../apps/server/dist/main.js',
