@@ -80,11 +80,12 @@ export async function createSession(
   return { token, expiresAt, id };
 }
 
+/** A session's row and its user's, by the token's hash (SQLite: one session a query, so no hash read back). */
 const selectSessionUser = preparedQuery((db, tokenHash: string) =>
   db
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
-    .select(['sessions.token_hash', 'sessions.last_seen_at', 'sessions.expires_at'])
+    .select(['sessions.last_seen_at', 'sessions.expires_at'])
     .select(userColumns())
     .where('sessions.token_hash', '=', tokenHash),
 );
@@ -108,8 +109,14 @@ const selectSessionUsersBySize = SESSION_BATCH_SIZES.map(() =>
   ),
 );
 
-/** {@link selectSessionUser} for up to {@link MAX_SESSION_BATCH} sessions at once (distinct hashes). */
-function selectSessionUsers(db: Kysely<Database>, tokenHashes: string[]): Promise<SessionUserRow[]> {
+/**
+ * {@link selectSessionUser} for up to {@link MAX_SESSION_BATCH} sessions at once (distinct hashes), each row
+ * with its hash, to tell whose it is.
+ */
+function selectSessionUsers(
+  db: Kysely<Database>,
+  tokenHashes: string[],
+): Promise<Array<SessionUserRow & { token_hash: string }>> {
   const size = SESSION_BATCH_SIZES.findIndex((batchSize) => batchSize >= tokenHashes.length);
   const padded = [...tokenHashes];
   // The last hash again: the same rows, and one statement for every batch of a size.
