@@ -111,7 +111,8 @@ function statementCache(sqlite: SqliteDatabase.Database): (sql: string) => Sqlit
  * from the row's values rather than by better-sqlite3. better-sqlite3 builds a row object through V8's API,
  * setting each column on it by name, and the objects it makes come in shapes that later reads of their
  * fields find many of; built in JavaScript, the same columns in the same order, they share one. On the hot
- * path (the session read of every signed-in request) that took a quarter off the server's CPU a request.
+ * path (the session read of every signed-in request) that took about a sixth off the server's CPU a
+ * request (`GET /api/me`, 63 to 53 µs).
  * The same rows and values as `statement.all()` gives (raw mode changes only their container). The
  * statements are the reader's own: raw mode is a statement's setting, and Kysely's keep giving objects.
  */
