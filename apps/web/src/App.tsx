@@ -27,6 +27,11 @@ export function App({ opening: openingAtStart }: { opening?: WalletOpening | und
     },
     [signedIn],
   );
+  // An opening belongs to one sign-in: the next one, even of the same person, opens the wallet afresh.
+  const signedOutHere = useCallback(() => {
+    setOpening(undefined);
+    signedOut();
+  }, [signedOut]);
 
   return (
     <>
@@ -58,7 +63,7 @@ export function App({ opening: openingAtStart }: { opening?: WalletOpening | und
               <WalletScreenEntry
                 user={session.user}
                 config={session.config}
-                onSignedOut={signedOut}
+                onSignedOut={signedOutHere}
                 onUserChanged={signedIn}
                 opening={opening}
               />
