@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import { type Kysely, Migrator, sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { createSession, findSessionUser } from '../src/auth/sessions.js';
 import { findUser, type User } from '../src/auth/users.js';
 import type { Database, IdentityKind } from '../src/db/database.js';
+import { migrationProvider } from '../src/db/migrations/index.js';
 import { accountWallet } from '../src/wallet/accountWallet.js';
 import { DIALECTS, useTestDatabase } from './databases.js';
 import { createTestApp, type TestApp } from './testApp.js';
@@ -20,6 +21,7 @@ const WALLET_A = '0x1111111111111111111111111111111111111111';
 const WALLET_B = '0x2222222222222222222222222222222222222222';
 const WALLET_C = '0x3333333333333333333333333333333333333333';
 const OTHER_WALLET = '0x9999999999999999999999999999999999999999';
+const serverUrl = process.env.TEST_DATABASE_URL?.trim() || undefined;
 
 type Identity = { kind: IdentityKind; value: string; at?: string };
 
@@ -285,3 +287,173 @@ describe.each(DIALECTS)('GET /api/me in one query on %s', (dialect) => {
     ]);
   });
 });
+
+// What GET /api/me shows of a user is kept on the user's row by the database's triggers (migration 0011). These
+// make every kind of write to identities and wallets and check the answer against the rule as first written
+// (userBefore): a trigger that missed one would leave the row showing what was there before.
+describe.each(DIALECTS)('the user’s row follows every write to identities and wallets on %s', (dialect) => {
+  const db = useTestDatabase(dialect);
+
+  it('when methods are linked, unlinked, changed and moved, and the embedded wallet comes, changes and goes', async () => {
+    const t = await createTestApp(db());
+    const other = await account(db(), [{ kind: 'phone', value: '+447400999999', at: LATER }]);
+    const { userId } = await account(db(), [
+      { kind: 'phone', value: '+447400000002', at: LATER },
+      { kind: 'phone', value: '+447400000009' },
+      { kind: 'email', value: 'b@example.com' },
+      { kind: 'wallet', value: WALLET_B, at: LATER },
+    ]);
+    // Each step changes what shows of one of the two accounts (so no check passes by showing what was there
+    // before), but for the one that must change nothing.
+    let shown = '';
+    const check = async (changes = true) => {
+      const both = [];
+      for (const id of [userId, other.userId]) {
+        const before = await userBefore(db(), id);
+        expect(await me(t, db(), id)).toEqual(before);
+        expect(await findUser(db(), id)).toEqual(before);
+        expect(await accountWallet(db(), id)).toEqual(before.wallet);
+        both.push(before);
+      }
+      expect(JSON.stringify(both) !== shown).toBe(changes);
+      shown = JSON.stringify(both);
+    };
+    const identity = (value: string) => db().updateTable('identities').where('value', '=', value);
+    await check();
+    // Unlinked: the next phone number shows.
+    await db().deleteFrom('identities').where('value', '=', '+447400000009').execute();
+    await check();
+    // A later e-mail address does not take the first one's place; once the first is later still, it does.
+    await db()
+      .insertInto('identities')
+      .values({ id: randomUUID(), value: 'a@example.com', kind: 'email', user_id: userId, created_at: LATER })
+      .execute();
+    await check(false);
+    await identity('b@example.com').set({ created_at: '2030-01-03T12:00:00.000Z' }).execute();
+    await check();
+    // A value changed in place, a kind changed, a method moved to the other account.
+    await identity('a@example.com').set({ value: 'c@example.com' }).execute();
+    await check();
+    await identity(WALLET_B).set({ kind: 'phone', value: '+447400000001' }).execute();
+    await check();
+    await identity('+447400000002').set({ user_id: other.userId, created_at: CREATED }).execute();
+    await check();
+    // The embedded wallet arrives, changes address, and goes: the first linked wallet shows again.
+    await db()
+      .insertInto('identities')
+      .values({ id: randomUUID(), value: WALLET_C, kind: 'wallet', user_id: userId, created_at: LATER })
+      .execute();
+    await db()
+      .insertInto('wallets')
+      .values({
+        user_id: userId,
+        address: EMBEDDED,
+        auth_share_ciphertext: 'AAAA',
+        iv: 'AAAAAAAAAAAAAAAA',
+        key_version: 1,
+        created_at: LATER,
+      })
+      .execute();
+    await check();
+    await db().updateTable('wallets').set({ address: WALLET_A }).where('user_id', '=', userId).execute();
+    await check();
+    await db().updateTable('wallets').set({ user_id: other.userId }).where('user_id', '=', userId).execute();
+    await check();
+    await db().deleteFrom('wallets').where('user_id', '=', other.userId).execute();
+    await check();
+    // An account deleted with its methods and wallet: the triggers on the cascade find no row to keep.
+    await db().deleteFrom('users').where('id', '=', userId).execute();
+    expect(await db().selectFrom('identities').where('user_id', '=', userId).selectAll().execute()).toEqual(
+      [],
+    );
+    expect(await findUser(db(), other.userId)).toEqual(await userBefore(db(), other.userId));
+  });
+
+  it('fills the columns of the users a database already had when it migrates', async () => {
+    const migrator = new Migrator({ db: db(), provider: migrationProvider });
+    // The tables as 0010 left them (0011's down: its columns and triggers gone).
+    expect((await migrator.migrateTo('0010_identities_by_kind')).error).toBeUndefined();
+    const accounts = [
+      await account(db(), [
+        { kind: 'phone', value: '+447400000002', at: LATER },
+        { kind: 'phone', value: '+447400000009' },
+        { kind: 'email', value: 'b@example.com' },
+      ]),
+      await account(db(), [{ kind: 'wallet', value: WALLET_B }], EMBEDDED),
+      await account(db(), [
+        { kind: 'wallet', value: WALLET_C, at: LATER },
+        { kind: 'wallet', value: WALLET_A },
+      ]),
+      await account(db(), []),
+    ];
+    expect((await migrator.migrateToLatest()).error).toBeUndefined();
+    for (const { userId } of accounts) {
+      expect(await findUser(db(), userId)).toEqual(await userBefore(db(), userId));
+    }
+    expect((await findUser(db(), accounts[1]!.userId))?.wallet).toEqual({
+      address: EMBEDDED,
+      kind: 'embedded',
+    });
+    // And back down: the columns and triggers go, the rows stay.
+    expect((await migrator.migrateTo('0010_identities_by_kind')).error).toBeUndefined();
+    expect(await db().selectFrom('identities').select('value').execute()).toHaveLength(6);
+    expect((await migrator.migrateToLatest()).error).toBeUndefined();
+    expect(await findUser(db(), accounts[0]!.userId)).toEqual(await userBefore(db(), accounts[0]!.userId));
+  });
+});
+
+// On a PostgreSQL server, two transactions can link methods to one user at once (SQLite and PGlite run one
+// write at a time): the second's trigger must wait for the first, then count its method.
+describe.runIf(serverUrl !== undefined)(
+  'the user’s row under concurrent links on PostgreSQL (needs TEST_DATABASE_URL)',
+  () => {
+    const db = useTestDatabase('postgres');
+
+    it('keeps the first method when two transactions link methods to one user at once', async () => {
+      const { userId } = await account(db(), []);
+      const phone = (value: string, at: string) => ({
+        id: randomUUID(),
+        value,
+        kind: 'phone' as const,
+        user_id: userId,
+        created_at: at,
+      });
+      let commitFirst!: () => void;
+      const firstMayCommit = new Promise<void>((resolve) => {
+        commitFirst = resolve;
+      });
+      let firstLinked!: () => void;
+      const linked = new Promise<void>((resolve) => {
+        firstLinked = resolve;
+      });
+      // The first links the earlier number and holds its transaction open.
+      const first = db()
+        .transaction()
+        .execute(async (trx) => {
+          await trx.insertInto('identities').values(phone('+447400000001', CREATED)).execute();
+          firstLinked();
+          await firstMayCommit;
+        });
+      await linked;
+      // The second links a later number meanwhile: its trigger must wait for the first, then see its number.
+      let secondPid: number | undefined;
+      const second = db()
+        .transaction()
+        .execute(async (trx) => {
+          secondPid = (await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(trx)).rows[0]!.pid;
+          await trx.insertInto('identities').values(phone('+447400000002', LATER)).execute();
+        });
+      for (;;) {
+        const { rows } = await sql<{ waiting: boolean }>`
+          select exists (select 1 from pg_stat_activity where pid = ${secondPid ?? -1} and wait_event_type = 'Lock')
+            as waiting`.execute(db());
+        if (rows[0]!.waiting) break;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      commitFirst();
+      await Promise.all([first, second]);
+      expect(await findUser(db(), userId)).toEqual(await userBefore(db(), userId));
+      expect((await findUser(db(), userId))?.phone).toBe('+447400000001');
+    });
+  },
+);

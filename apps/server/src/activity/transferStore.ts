@@ -27,19 +27,15 @@ type TransferRow = Selectable<TransfersTable> & {
   recipient_user_phone: string | null;
 };
 
-/** The first `phone` identity of the user in `column` (as `GET /api/me` shows it), as a correlated sub-query. */
+/**
+ * The first phone number of the user in `column` (as `GET /api/me` shows it, kept on the user's row), as a
+ * correlated sub-query.
+ */
 function phoneOf(
   eb: ExpressionBuilder<Database, 'transfers'>,
   column: 'sender_user_id' | 'recipient_user_id',
 ) {
-  return eb
-    .selectFrom('identities')
-    .select('identities.value')
-    .whereRef('identities.user_id', '=', `transfers.${column}`)
-    .where('identities.kind', '=', 'phone')
-    .orderBy('identities.created_at')
-    .orderBy('identities.value')
-    .limit(1);
+  return eb.selectFrom('users').select('users.phone').whereRef('users.id', '=', `transfers.${column}`);
 }
 
 function selectTransfers(db: Kysely<Database>) {

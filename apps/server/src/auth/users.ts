@@ -12,7 +12,6 @@ import {
   accountWalletColumns,
   readAccountWallet,
 } from '../wallet/accountWallet.js';
-import { firstIdentity } from './firstIdentity.js';
 
 /** A user as the API shows it. */
 export interface User {
@@ -47,18 +46,18 @@ export interface UserColumns extends AccountWalletColumns {
 }
 
 /**
- * The columns of {@link User} ({@link UserColumns}) for a query that has the user's row as `users`: its first
- * phone number and e-mail address ({@link firstIdentity}) and the account's wallet ({@link accountWalletColumns})
- * as subqueries, so a user is one query, alone ({@link findUser}) or with a session (`findSessionUser`).
+ * The columns of {@link User} ({@link UserColumns}) for a query that has the user's row as `users`: all on the
+ * row itself (its first phone number and e-mail address and the account's wallet are kept there by the
+ * database, migration 0011), so a user is one primary-key look-up, alone ({@link findUser}) or with a session
+ * (`findSessionUser`).
  */
 export function userColumns() {
-  const id = sql.ref<string>('users.id');
   return [
-    sql<string>`users.id`.as('user_id'),
-    sql<string>`users.created_at`.as('user_created_at'),
-    firstIdentity('phone', id).as('phone'),
-    firstIdentity('email', id).as('email'),
-    ...accountWalletColumns(id),
+    'users.id as user_id',
+    'users.created_at as user_created_at',
+    'users.phone',
+    'users.email',
+    ...accountWalletColumns,
   ] as const;
 }
 

@@ -30,7 +30,21 @@ export interface Database {
 export interface UsersTable {
   id: string;
   created_at: string;
+  /**
+   * The user's first phone number (E.164): the earliest linked, then the lower value; null when none. Kept by
+   * the database's triggers on `identities` (migration 0011), never written by the code.
+   */
+  phone: DisplayColumn;
+  /** The user's first e-mail address, in the same order; null when none. Kept like {@link phone}. */
+  email: DisplayColumn;
+  /** The first wallet the user linked as a sign-in method, in the same order; null when none. Kept like {@link phone}. */
+  linked_wallet: DisplayColumn;
+  /** The address of the user's embedded wallet; null when none. Kept by the triggers on `wallets`. */
+  embedded_wallet: DisplayColumn;
 }
+
+/** A column the database's triggers keep: read, never inserted or updated by the code. */
+type DisplayColumn = ColumnType<string | null, never, never>;
 
 /**
  * How a user signs in (a sign-in method): a phone number (E.164), an e-mail address (lower-case) or a wallet

@@ -1,6 +1,5 @@
-import { type Expression, type Kysely, type RawBuilder, sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { getAddress } from 'viem';
-import { firstIdentity } from '../auth/firstIdentity.js';
 import type { Database } from '../db/database.js';
 import { preparedQuery } from '../db/preparedQuery.js';
 
@@ -23,19 +22,12 @@ export interface AccountWalletColumns {
 }
 
 /**
- * The account's wallet ({@link AccountWallet}) as two SQL columns of any query that has the user's id:
- * `embedded_wallet` and `linked_wallet` ({@link AccountWalletColumns}), read back with
- * {@link readAccountWallet}. With {@link accountWallet} and `GET /api/me`'s session query (auth/users.ts), the
- * one definition of "the user's wallet".
- *
- * @param userId - The user's id, a column (`sql.ref('users.id')`) or a value (`sql.val(id)`, a placeholder).
+ * The account's wallet ({@link AccountWallet}) as the two columns of the user's row that hold it (kept there
+ * by the database, migration 0011): `embedded_wallet` and `linked_wallet` ({@link AccountWalletColumns}), read
+ * back with {@link readAccountWallet}. With {@link accountWallet} and `GET /api/me`'s session query
+ * (auth/users.ts), the one definition of "the user's wallet".
  */
-export function accountWalletColumns(userId: RawBuilder<string> | Expression<string>) {
-  return [
-    sql<string | null>`(select address from wallets where wallets.user_id = ${userId})`.as('embedded_wallet'),
-    firstIdentity('wallet', userId).as('linked_wallet'),
-  ] as const;
-}
+export const accountWalletColumns = ['users.embedded_wallet', 'users.linked_wallet'] as const;
 
 /** The account's wallet from its {@link accountWalletColumns}: the embedded one, else the first linked one. */
 export function readAccountWallet(columns: AccountWalletColumns): AccountWallet | null {
@@ -48,7 +40,7 @@ export function readAccountWallet(columns: AccountWalletColumns): AccountWallet 
 }
 
 const selectAccountWallet = preparedQuery((db, userId: string) =>
-  db.selectNoFrom(accountWalletColumns(sql.val(userId))),
+  db.selectFrom('users').select(accountWalletColumns).where('users.id', '=', userId),
 );
 
 /**

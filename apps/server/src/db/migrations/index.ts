@@ -9,6 +9,7 @@ import * as transferChecks from './0007_transfer_checks.js';
 import * as walletSignInMethodsSessions from './0008_wallet_sign_in_methods_sessions.js';
 import * as liveWalletHistory from './0009_live_wallet_history.js';
 import * as identitiesByKind from './0010_identities_by_kind.js';
+import * as userDisplayColumns from './0011_user_display_columns.js';
 
 /**
  * Every migration, by name, in the order they run. A static list rather than a folder read at run time, so
@@ -25,6 +26,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0008_wallet_sign_in_methods_sessions': walletSignInMethodsSessions,
   '0009_live_wallet_history': liveWalletHistory,
   '0010_identities_by_kind': identitiesByKind,
+  '0011_user_display_columns': userDisplayColumns,
 };
 
 /** Kysely's `MigrationProvider` over {@link MIGRATIONS}. */
