@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { rowReader } from '../src/db/createDatabase.js';
 
 /**
- * The hot path's reads on SQLite (`preparedQuery` through `sqliteReader`) make their row objects themselves
+ * The hot path's reads on SQLite (`preparedQuery` through `directReader`) make their row objects themselves
  * from better-sqlite3's raw rows: the rows must be exactly the ones better-sqlite3 itself gives.
  */
 let sqlite: SqliteDatabase.Database;

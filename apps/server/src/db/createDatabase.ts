@@ -5,7 +5,8 @@ import { Kysely, type SqliteDatabase as KyselySqliteDatabase, PostgresDialect, S
 import type pg from 'pg';
 import type { AppConfig } from '../config/index.js';
 import type { Database } from './database.js';
-import { registerSqliteReader, type SqliteReader } from './sqliteReader.js';
+import { type DirectReader, registerDirectReader } from './directReader.js';
+import { preparedStatementName } from './preparedQuery.js';
 
 /** The file name of the SQLite database inside `DATA_DIR`. */
 export const SQLITE_FILE_NAME = 'dial.sqlite';
@@ -29,17 +30,27 @@ export function createDatabase(config: Pick<AppConfig, 'databaseUrl' | 'dataDir'
 
 /**
  * A Kysely over a `pg` pool (`createPostgresPool`), or a function that makes one at the first query, with
- * the hot path's queries as named prepared statements (`withPreparedStatements`).
+ * the hot path's queries as named prepared statements (`withPreparedStatements`), run on the pool directly
+ * outside a transaction once it is open (`directReader`).
  */
 export function createPostgresDatabase(pool: pg.Pool | (() => Promise<pg.Pool>)): Kysely<Database> {
-  return new Kysely<Database>({
+  let opened: pg.Pool | undefined;
+  const db = new Kysely<Database>({
     dialect: new PostgresDialect({
       pool: async () => {
         const { withPreparedStatements } = await import('./postgresPool.js');
-        return withPreparedStatements(typeof pool === 'function' ? await pool() : pool);
+        opened = typeof pool === 'function' ? await pool() : pool;
+        return withPreparedStatements(opened);
       },
     }),
   });
+  registerDirectReader(db, (sql, parameters) => {
+    const name = preparedStatementName(sql);
+    if (opened === undefined || name === undefined) return undefined;
+    // The pool lends a client for the statement and takes it back, as Kysely would, with less on the way.
+    return opened.query({ name, text: sql, values: [...parameters] }).then((result) => result.rows);
+  });
+  return db;
 }
 
 /**
@@ -47,7 +58,7 @@ export function createPostgresDatabase(pool: pg.Pool | (() => Promise<pg.Pool>))
  * opened at the first query.
  */
 export function createSqliteDatabase(filename: string): Kysely<Database> {
-  let reader: SqliteReader | undefined;
+  let reader: DirectReader | undefined;
   const db = new Kysely<Database>({
     dialect: new SqliteDialect({
       database: async () => {
@@ -69,7 +80,7 @@ export function createSqliteDatabase(filename: string): Kysely<Database> {
       },
     }),
   });
-  registerSqliteReader(db, (sql, parameters) => reader?.(sql, parameters));
+  registerDirectReader(db, (sql, parameters) => reader?.(sql, parameters));
   return db;
 }
 

@@ -1,6 +1,6 @@
 import { type Compilable, CompiledQuery, type Kysely } from 'kysely';
 import type { Database } from './database.js';
-import { sqliteReader } from './sqliteReader.js';
+import { directReader } from './directReader.js';
 
 /** The name of each prepared query's SQL, as PostgreSQL prepares it (`withPreparedStatements`). */
 const statementNames = new Map<string, string>();
@@ -16,8 +16,8 @@ export function preparedStatementName(sql: string): string | undefined {
 /**
  * A query for the hot path: built and compiled by Kysely once per database, then run with new parameter
  * values, so a request spends nothing on building SQL. On SQLite the statement is prepared once too (the
- * statement cache of `createSqliteDatabase`, whose reads run on its connection directly: `sqliteReader`), and on
- * PostgreSQL once per connection (`withPreparedStatements`).
+ * statement cache of `createSqliteDatabase`), and on PostgreSQL once per connection (`withPreparedStatements`);
+ * outside a transaction it runs on the driver directly (`directReader`).
  *
  * `build` receives one placeholder per parameter and must use each as a bound value (`where('x', '=', p)`,
  * ``sql`${p}` ``), never as SQL text; a placeholder that does not reach the compiled parameters is an error at
@@ -47,10 +47,10 @@ export function preparedQuery<Row, Params extends string[]>(
   };
   const run = (db: Kysely<Database>, ...values: Params): Row[] | Promise<Row[]> => {
     const { sql, parameters } = prepare(db, values);
-    // On SQLite, a read runs on the connection at once (no query builder, connection hand-over or awaits);
-    // it is the same statement, so the same rows, as through Kysely.
-    const rows = sqliteReader(db)?.(sql, parameters);
-    if (rows !== undefined) return rows as Row[];
+    // The same statement, so the same rows, as through Kysely, without its connection hand-over: on SQLite a
+    // read runs on the connection at once, on PostgreSQL on the pool.
+    const rows = directReader(db)?.(sql, parameters);
+    if (rows !== undefined) return rows as Row[] | Promise<Row[]>;
     return db.executeQuery<Row>(CompiledQuery.raw(sql, parameters)).then((result) => result.rows);
   };
   const query = async (db: Kysely<Database>, ...values: Params) => run(db, ...values);
