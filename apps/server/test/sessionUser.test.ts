@@ -45,20 +45,23 @@ async function account(
       })
       .execute();
   }
-  if (embedded !== undefined) {
-    await db
-      .insertInto('wallets')
-      .values({
-        user_id: userId,
-        address: embedded,
-        auth_share_ciphertext: 'AAAA',
-        iv: 'AAAAAAAAAAAAAAAA',
-        key_version: 1,
-        created_at: CREATED,
-      })
-      .execute();
-  }
+  if (embedded !== undefined) await addEmbeddedWallet(db, userId, embedded, CREATED);
   return { userId };
+}
+
+/** An embedded wallet's row, as registering one leaves it. */
+async function addEmbeddedWallet(db: Kysely<Database>, userId: string, address: string, at: string) {
+  await db
+    .insertInto('wallets')
+    .values({
+      user_id: userId,
+      address,
+      auth_share_ciphertext: 'AAAA',
+      iv: 'AAAAAAAAAAAAAAAA',
+      key_version: 1,
+      created_at: at,
+    })
+    .execute();
 }
 
 /** The user as findUser and accountWallet read it before they were one query: the oracle. */
@@ -201,17 +204,7 @@ describe.each(DIALECTS)('GET /api/me in one query on %s', (dialect) => {
       address: WALLET_A,
       kind: 'external',
     });
-    await db()
-      .insertInto('wallets')
-      .values({
-        user_id: userId,
-        address: EMBEDDED,
-        auth_share_ciphertext: 'AAAA',
-        iv: 'AAAAAAAAAAAAAAAA',
-        key_version: 1,
-        created_at: LATER,
-      })
-      .execute();
+    await addEmbeddedWallet(db(), userId, EMBEDDED, LATER);
     expect((await serverA.get('/api/me', { token })).json().user.wallet).toEqual({
       address: EMBEDDED,
       kind: 'embedded',
@@ -343,17 +336,7 @@ describe.each(DIALECTS)('the user’s row follows every write to identities and 
       .insertInto('identities')
       .values({ id: randomUUID(), value: WALLET_C, kind: 'wallet', user_id: userId, created_at: LATER })
       .execute();
-    await db()
-      .insertInto('wallets')
-      .values({
-        user_id: userId,
-        address: EMBEDDED,
-        auth_share_ciphertext: 'AAAA',
-        iv: 'AAAAAAAAAAAAAAAA',
-        key_version: 1,
-        created_at: LATER,
-      })
-      .execute();
+    await addEmbeddedWallet(db(), userId, EMBEDDED, LATER);
     await check();
     await db().updateTable('wallets').set({ address: WALLET_A }).where('user_id', '=', userId).execute();
     await check();
