@@ -13,6 +13,7 @@ import { localChainConfig, personWithWallet, QUIET_TIMER, recordTransfer } from 
 import { fundedActor } from './chainActors.js';
 import { DIALECTS, dialectLabel, type TestDialect, useTestDatabase } from './databases.js';
 import { expectError } from './expectError.js';
+import { gate } from './gate.js';
 import { NEEDS_TEST_REDIS_URL, testRedisUrl, useRedisKeyPrefix } from './redis.js';
 import { closeStreams, listen, openStream, type SseClient } from './sseClient.js';
 import { createTestApp, PHONE, type TestApp } from './testApp.js';
@@ -405,14 +406,8 @@ describe.each(DIALECTS)('the live stream on %s', (dialect: TestDialect) => {
         const onB = await openStream(b.url, token);
         await onB.waitFor((block) => block.id === '0');
 
-        let release!: () => void;
-        const held = new Promise<void>((resolve) => {
-          release = resolve;
-        });
-        let inserted!: () => void;
-        const taken = new Promise<void>((resolve) => {
-          inserted = resolve;
-        });
+        const held = gate();
+        const taken = gate();
         // Server A's transaction takes the lower id and stays open while another one commits a higher id.
         const slow = db()
           .transaction()
@@ -422,10 +417,10 @@ describe.each(DIALECTS)('the live stream on %s', (dialect: TestDialect) => {
               userId,
               activity('slow', 'added', 'sent'),
             );
-            inserted();
-            await held;
+            taken.open();
+            await held.opened;
           });
-        await taken;
+        await taken.opened;
         try {
           const other = await secondConnection(db());
           await publishWalletEvent(
@@ -437,7 +432,7 @@ describe.each(DIALECTS)('the live stream on %s', (dialect: TestDialect) => {
           // Only the later id is visible yet.
           const [fastSeq, ...rest] = await seqsOf(other, userId);
           expect(rest).toEqual([]);
-          release();
+          held.open();
           await slow;
           await onB.waitFor((block) => block.data?.includes('slow') === true, 5_000);
           await new Promise((resolve) => setTimeout(resolve, 400));
@@ -449,7 +444,7 @@ describe.each(DIALECTS)('the live stream on %s', (dialect: TestDialect) => {
           ]);
         } finally {
           // A failure must not leave the transaction open: the schema could not be dropped after the test.
-          release();
+          held.open();
           await slow.catch(() => {});
         }
       },

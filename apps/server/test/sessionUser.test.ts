@@ -7,6 +7,7 @@ import type { Database, IdentityKind } from '../src/db/database.js';
 import { migrationProvider } from '../src/db/migrations/index.js';
 import { accountWallet } from '../src/wallet/accountWallet.js';
 import { DIALECTS, useTestDatabase } from './databases.js';
+import { gate } from './gate.js';
 import { createTestApp, type TestApp } from './testApp.js';
 
 // GET /api/me reads the session, the user, their first phone number and e-mail address and the account's
@@ -401,23 +402,17 @@ describe.runIf(serverUrl !== undefined)(
         user_id: userId,
         created_at: at,
       });
-      let commitFirst!: () => void;
-      const firstMayCommit = new Promise<void>((resolve) => {
-        commitFirst = resolve;
-      });
-      let firstLinked!: () => void;
-      const linked = new Promise<void>((resolve) => {
-        firstLinked = resolve;
-      });
+      const firstMayCommit = gate();
+      const firstLinked = gate();
       // The first links the earlier number and holds its transaction open.
       const first = db()
         .transaction()
         .execute(async (trx) => {
           await trx.insertInto('identities').values(phone('+447400000001', CREATED)).execute();
-          firstLinked();
-          await firstMayCommit;
+          firstLinked.open();
+          await firstMayCommit.opened;
         });
-      await linked;
+      await firstLinked.opened;
       // The second links a later number meanwhile: its trigger must wait for the first, then see its number.
       let secondPid: number | undefined;
       const second = db()
@@ -433,7 +428,7 @@ describe.runIf(serverUrl !== undefined)(
         if (rows[0]!.waiting) break;
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
-      commitFirst();
+      firstMayCommit.open();
       await Promise.all([first, second]);
       expect(await findUser(db(), userId)).toEqual(await userBefore(db(), userId));
       expect((await findUser(db(), userId))?.phone).toBe('+447400000001');
