@@ -44,38 +44,32 @@ export async function up(db: Kysely<any>): Promise<void> {
     .raw(`update users set ${identityAssignments('users.id')}, ${walletAssignment('users.id')}`)
     .execute(db);
 
-  const identityChanges = 'update of user_id, kind, value, created_at';
-  const walletChanges = 'update of user_id, address';
+  const tables = [
+    ['identities', identityAssignments, 'update of user_id, kind, value, created_at'],
+    ['wallets', walletAssignment, 'update of user_id, address'],
+  ] as const;
   if (isSqlite(db)) {
     // SQLite runs one write transaction at a time: the triggers recompute the columns from what they see.
-    const refresh = (assignments: (userId: string) => string, row: 'new' | 'old') =>
-      `update users set ${assignments(`${row}.user_id`)} where id = ${row}.user_id;`;
-    const triggers = [
-      ['identities_display_insert', 'after insert on identities', [refresh(identityAssignments, 'new')]],
-      ['identities_display_delete', 'after delete on identities', [refresh(identityAssignments, 'old')]],
-      [
-        'identities_display_update',
-        `after ${identityChanges} on identities`,
-        [refresh(identityAssignments, 'old'), refresh(identityAssignments, 'new')],
-      ],
-      ['wallets_display_insert', 'after insert on wallets', [refresh(walletAssignment, 'new')]],
-      ['wallets_display_delete', 'after delete on wallets', [refresh(walletAssignment, 'old')]],
-      [
-        'wallets_display_update',
-        `after ${walletChanges} on wallets`,
-        [refresh(walletAssignment, 'old'), refresh(walletAssignment, 'new')],
-      ],
-    ] as const;
-    for (const [name, when, body] of triggers) {
-      await sql.raw(`create trigger ${name} ${when} for each row begin ${body.join(' ')} end`).execute(db);
+    for (const [table, assignments, changes] of tables) {
+      const refresh = (row: 'new' | 'old') =>
+        `update users set ${assignments(`${row}.user_id`)} where id = ${row}.user_id;`;
+      for (const [event, when, rows] of [
+        ['insert', 'insert', ['new']],
+        ['delete', 'delete', ['old']],
+        ['update', changes, ['old', 'new']],
+      ] as const) {
+        await sql
+          .raw(
+            `create trigger ${table}_display_${event} after ${when} on ${table} for each row ` +
+              `begin ${rows.map(refresh).join(' ')} end`,
+          )
+          .execute(db);
+      }
     }
     return;
   }
 
-  for (const [table, assignments, changes] of [
-    ['identities', identityAssignments, identityChanges],
-    ['wallets', walletAssignment, walletChanges],
-  ] as const) {
+  for (const [table, assignments, changes] of tables) {
     // A statement each: under READ COMMITTED, the update's snapshot is taken after the lock was granted, so it
     // sees what a transaction that held the lock before had committed.
     const refresh = (row: 'new' | 'old') => `
