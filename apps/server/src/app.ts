@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import fastifyCookie from '@fastify/cookie';
 import fastifySwagger from '@fastify/swagger';
 import { type TypeBoxTypeProvider, TypeBoxValidatorCompiler } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
@@ -37,6 +36,7 @@ import {
   type WalletStreamSettings,
 } from './events/walletStreams.js';
 import { registerOriginCheck } from './http/checkOrigin.js';
+import { registerCookies } from './http/cookies.js';
 import { registerErrorHandling } from './http/errorHandling.js';
 import { httpServerOptions, watchHttpServer } from './http/httpServer.js';
 import { lazyChildLoggerFactory } from './http/lazyChildLogger.js';
@@ -247,7 +247,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
     if (ownsDb) await db.destroy();
   });
 
-  await app.register(fastifyCookie);
+  registerCookies(app);
   await app.register(fastifySwagger, {
     openapi: {
       openapi: '3.1.0',

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import type { CookieSerializeOptions } from '@fastify/cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { AppContext } from '../appContext.js';
 import type { Database } from '../db/database.js';
+import type { CookieOptions } from '../http/cookies.js';
 import { hashToken } from './sessions.js';
 
 /**
@@ -19,7 +19,7 @@ const DEVICE_COOKIE_PATH = '/api/auth';
 const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
 /** The device cookie's attributes: HttpOnly, SameSite=Strict, Path=/api/auth, a year, Secure in production. */
-export function deviceCookieOptions(ctx: Pick<AppContext, 'config'>): CookieSerializeOptions {
+export function deviceCookieOptions(ctx: Pick<AppContext, 'config'>): CookieOptions {
   return {
     httpOnly: true,
     sameSite: 'strict',

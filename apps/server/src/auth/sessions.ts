@@ -1,6 +1,5 @@
 import { hash, randomBytes, randomUUID } from 'node:crypto';
 import { DialError } from '@dial/core';
-import type { CookieSerializeOptions } from '@fastify/cookie';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { AppContext } from '../appContext.js';
@@ -8,6 +7,7 @@ import { batchedLookup } from '../db/batchedLookup.js';
 import type { Database, IdentityKind } from '../db/database.js';
 import { dialectOf } from '../db/dialectOf.js';
 import { preparedQuery } from '../db/preparedQuery.js';
+import type { CookieOptions } from '../http/cookies.js';
 import { readUser, type User, userColumns } from './users.js';
 
 /** The session cookie's name. */
@@ -219,7 +219,7 @@ export async function endSession(db: Kysely<Database>, token: string): Promise<v
 }
 
 /** The session cookie's attributes: HttpOnly, SameSite=Strict, Path=/, Secure in production. */
-export function sessionCookieOptions(ctx: AppContext): CookieSerializeOptions {
+export function sessionCookieOptions(ctx: AppContext): CookieOptions {
   return {
     httpOnly: true,
     sameSite: 'strict',
