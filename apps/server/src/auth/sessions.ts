@@ -7,6 +7,7 @@ import { batchedLookup } from '../db/batchedLookup.js';
 import type { Database, IdentityKind } from '../db/database.js';
 import { dialectOf } from '../db/dialectOf.js';
 import { preparedQuery } from '../db/preparedQuery.js';
+import { storedTime } from '../db/storedTime.js';
 import type { CookieOptions } from '../http/cookies.js';
 import { readUser, type User, userColumns } from './users.js';
 
@@ -192,9 +193,9 @@ function liveSessionUser(
   now: Date,
 ): User | undefined | Promise<User | undefined> {
   if (row === undefined) return undefined;
-  const lastSeen = Date.parse(row.last_seen_at);
+  const lastSeen = storedTime(row.last_seen_at);
   const idleEnd = lastSeen + policy.idleHours * HOUR_MS;
-  if (Date.parse(row.expires_at) <= now.getTime() || idleEnd <= now.getTime()) {
+  if (storedTime(row.expires_at) <= now.getTime() || idleEnd <= now.getTime()) {
     return db
       .deleteFrom('sessions')
       .where('token_hash', '=', tokenHash)
