@@ -1,6 +1,6 @@
 import SqliteDatabase from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { rowReader } from '../src/db/createDatabase.js';
+import { rowReader, statementCache } from '../src/db/createDatabase.js';
 
 /**
  * The hot path's reads on SQLite (`preparedQuery` through `directReader`) make their row objects themselves
@@ -52,5 +52,31 @@ describe('the SQLite row reader', () => {
     sqlite.exec("alter table things add column label text default 'new'");
     expect(read(sql, ['a'])).toEqual(sqlite.prepare(sql).all('a'));
     expect(read(sql, ['a'])![0]).toMatchObject({ id: 'a', label: 'new' });
+  });
+});
+
+describe('the SQLite statement cache', () => {
+  it('prepares each SQL once and drops the least recently used beyond its size', () => {
+    const prepare = statementCache(sqlite, 2);
+    const a = prepare('select 1');
+    const b = prepare('select 2');
+    expect(prepare('select 1')).toBe(a);
+    // Full: the third drops `select 2`, used less recently than `select 1`.
+    const c = prepare('select 3');
+    expect(prepare('select 1')).toBe(a);
+    expect(prepare('select 3')).toBe(c);
+    const bAgain = prepare('select 2');
+    expect(bAgain).not.toBe(b);
+    expect(bAgain.pluck().get()).toBe(2);
+    // That dropped `select 1` (`select 3` was used after it).
+    expect(prepare('select 3')).toBe(c);
+    expect(prepare('select 1')).not.toBe(a);
+  });
+
+  it('drops nothing for SQL that does not prepare', () => {
+    const prepare = statementCache(sqlite, 1);
+    const a = prepare('select 1');
+    expect(() => prepare('select from nowhere')).toThrow();
+    expect(prepare('select 1')).toBe(a);
   });
 });

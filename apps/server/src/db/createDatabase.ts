@@ -100,19 +100,36 @@ function withStatementCache(
   return { close: () => sqlite.close(), prepare: statementCache(sqlite) };
 }
 
-/** Prepares each SQL once: the statements kept by their text, the least recently used dropped beyond the size. */
-function statementCache(sqlite: SqliteDatabase.Database): (sql: string) => SqliteDatabase.Statement {
-  const statements = new Map<string, SqliteDatabase.Statement>();
+/**
+ * Prepares each SQL once: the statements kept by their text, the least recently used dropped beyond the size.
+ * A statement's last use is a number stamped on its entry, not its place in the map's order, which a delete and
+ * a set on every use would keep (the map then grows holes and is rebuilt, about half a microsecond a query).
+ */
+export function statementCache(
+  sqlite: SqliteDatabase.Database,
+  size = STATEMENT_CACHE_SIZE,
+): (sql: string) => SqliteDatabase.Statement {
+  const statements = new Map<string, { statement: SqliteDatabase.Statement; used: number }>();
+  let uses = 0;
   return (sql) => {
-    let statement = statements.get(sql);
-    if (statement === undefined) {
-      statement = sqlite.prepare(sql);
-      if (statements.size >= STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value!);
-    } else {
-      statements.delete(sql);
+    const entry = statements.get(sql);
+    if (entry !== undefined) {
+      entry.used = ++uses;
+      return entry.statement;
     }
-    // Last in the map's order: the most recently used.
-    statements.set(sql, statement);
+    const statement = sqlite.prepare(sql);
+    if (statements.size >= size) {
+      let oldest: string | undefined;
+      let oldestUse = Number.POSITIVE_INFINITY;
+      for (const [key, { used }] of statements) {
+        if (used < oldestUse) {
+          oldest = key;
+          oldestUse = used;
+        }
+      }
+      statements.delete(oldest!);
+    }
+    statements.set(sql, { statement, used: ++uses });
     return statement;
   };
 }
