@@ -23,6 +23,15 @@ export const ROOT = fileURLToPath(new URL('../', import.meta.url));
 export const SERVER_MAIN = join(ROOT, 'apps/server/dist/main.js');
 export const BARE_SERVER = fileURLToPath(new URL('./bareFastify.mjs', import.meta.url));
 
+/**
+ * Node's options for every server the bench starts, Dial's and the references' alike: V8's memory reducer
+ * off, as the README's production command has it. With it on, a process left idle for 8 s after work runs a
+ * garbage collection that leaves it, for good, 20–30% slower a request (a bare Fastify route as much as Dial);
+ * the bench's servers idle between their rounds, so which of them it struck decided the ratios
+ * (docs/BENCHMARKS.md).
+ */
+export const SERVER_NODE_OPTIONS = ['--no-memory-reducer'];
+
 /** How long a server may take to answer its first request before the bench gives up. */
 const START_TIMEOUT_MS = 60_000;
 
@@ -76,7 +85,7 @@ export function startDial(env = {}) {
 }
 
 /**
- * Spawns `node file` on a free loopback port with a data directory of its own and waits for its first `200`
+ * Spawns `node file` ({@link SERVER_NODE_OPTIONS}) on a free loopback port with a data directory of its own and waits for its first `200`
  * on `readyPath`. Returns `url(path)`, `stop()` (SIGTERM, waits for the exit, removes the directory), `pid`,
  * `port`, `dataDir` and `databaseUrl` (`env.DATABASE_URL`).
  */
@@ -85,7 +94,7 @@ export async function startProcess(file, env, readyPath) {
   const logPath = join(dataDir, 'server.log');
   const logFd = openSync(logPath, 'w');
   const port = await freePort();
-  const child = spawn(process.execPath, [file], {
+  const child = spawn(process.execPath, [...SERVER_NODE_OPTIONS, file], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: String(port), DATA_DIR: dataDir, ...env },
     stdio: ['ignore', logFd, logFd],

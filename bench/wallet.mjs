@@ -41,6 +41,7 @@ import {
   ROOT,
   round2,
   SERVER_MAIN,
+  SERVER_NODE_OPTIONS,
 } from './lib.mjs';
 
 const WEB_INDEX = join(ROOT, 'apps/web/dist/index.html');
@@ -372,7 +373,7 @@ async function startDevServer(webDist) {
   const logFd = openSync(logPath, 'w');
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [SERVER_MAIN], {
+  const child = spawn(process.execPath, [...SERVER_NODE_OPTIONS, SERVER_MAIN], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? '',
