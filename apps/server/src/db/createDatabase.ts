@@ -140,8 +140,7 @@ export function statementCache(
  * setting each column on it by name, and the objects it makes come in shapes that later reads of their
  * fields find many of; built in JavaScript, the same columns in the same order, they share one. On the hot
  * path (the session read of every signed-in request) that took about a sixth off the server's CPU a
- * request (`GET /api/me`, 63 to 53 µs). Each statement's rows are made by a function of their own
- * ({@link rowMaker}), whose stores always see one shape.
+ * request (`GET /api/me`, 63 to 53 µs).
  * The same rows and values as `statement.all()` gives (raw mode changes only their container). The
  * statements are the reader's own: raw mode is a statement's setting, and Kysely's keep giving objects.
  */
@@ -149,54 +148,27 @@ export function rowReader(
   sqlite: SqliteDatabase.Database,
 ): (sql: string, parameters: readonly unknown[]) => Array<Record<string, unknown>> | undefined {
   const prepare = statementCache(sqlite);
-  const makers = new WeakMap<SqliteDatabase.Statement, RowMaker>();
-  const makerOf = (statement: SqliteDatabase.Statement) => {
-    const maker = rowMaker(columnsOf(statement));
-    makers.set(statement, maker);
-    return maker;
-  };
+  const columnNames = new WeakMap<SqliteDatabase.Statement, readonly string[]>();
   return (sql, parameters) => {
     const statement = prepare(sql);
     if (!statement.reader) return undefined;
-    let maker = makers.get(statement) ?? makerOf(statement);
+    let names = columnNames.get(statement);
+    if (names === undefined) {
+      names = columnsOf(statement);
+      columnNames.set(statement, names);
+    }
     const rows = statement.all(parameters) as unknown[][];
     // A statement SQLite prepared again after the schema changed may have other columns (`select *`).
-    if (rows.length > 0 && rows[0]!.length !== maker.width) maker = makerOf(statement);
-    const objects = new Array<Record<string, unknown>>(rows.length);
-    for (let index = 0; index < rows.length; index++) objects[index] = maker.make(rows[index]!);
-    return objects;
+    if (rows.length > 0 && rows[0]!.length !== names.length) {
+      names = columnsOf(statement);
+      columnNames.set(statement, names);
+    }
+    return rows.map((values) => {
+      const row: Record<string, unknown> = {};
+      for (let index = 0; index < values.length; index++) row[names[index]!] = values[index];
+      return row;
+    });
   };
-}
-
-/** Makes the row objects of one statement's columns from their values. */
-interface RowMaker {
-  /** How many columns. */
-  width: number;
-  make(values: unknown[]): Record<string, unknown>;
-}
-
-/**
- * A {@link RowMaker} for these column names: an object literal of them, compiled once, so that making a row is
- * an allocation of a known shape rather than a store by name for each column (which V8 handles, at a site that
- * sees every statement's names, by a lookup in a global cache). Rows with a `__proto__` column are made by
- * storing each name, as better-sqlite3 does (a literal may not name `__proto__` twice). Of a name given twice,
- * the last column's value, as better-sqlite3 has it.
- */
-export function rowMaker(names: readonly string[]): RowMaker {
-  if (names.includes('__proto__')) {
-    return {
-      width: names.length,
-      make(values) {
-        const row: Record<string, unknown> = {};
-        for (let index = 0; index < values.length; index++) row[names[index]!] = values[index];
-        return row;
-      },
-    };
-  }
-  // JSON string literals are JavaScript string literals: any name is quoted as it is.
-  const fields = names.map((name, index) => `${JSON.stringify(name)}: values[${index}]`).join(', ');
-  const make = new Function('values', `return { ${fields} };`) as RowMaker['make'];
-  return { width: names.length, make };
 }
 
 /** A read statement's column names, in order, with the statement put in raw mode (rows as arrays). */
