@@ -102,8 +102,8 @@ function withStatementCache(
 
 /**
  * Prepares each SQL once: the statements kept by their text, the least recently used dropped beyond the size.
- * A statement's last use is a number stamped on its entry, not its place in the map's order, which a delete and
- * a set on every use would keep (the map then grows holes and is rebuilt, about half a microsecond a query).
+ * A statement's last use is a number stamped on its entry, not its place in the map's order: keeping that order
+ * took a delete and a set on every use, about half a microsecond of each signed-in request (docs/BENCHMARKS.md).
  */
 export function statementCache(
   sqlite: SqliteDatabase.Database,

@@ -8,8 +8,8 @@ const ZERO = 0x30;
 /**
  * The time of a stored timestamp, in milliseconds since the epoch: what `Date.parse(text)` gives. Dial stores
  * every time as `toISOString()` writes it (`YYYY-MM-DDTHH:mm:ss.sssZ`); text of that form is read here digit
- * by digit, anything else by `Date.parse`, which reads every form its grammar allows and costs several times
- * more, twice in the session check of every signed-in request (docs/BENCHMARKS.md).
+ * by digit, anything else by `Date.parse`, which reads every form its grammar allows and costs twice as much,
+ * twice in the session check of every signed-in request (docs/BENCHMARKS.md).
  */
 export function storedTime(text: string): number {
   if (

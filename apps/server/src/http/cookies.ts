@@ -35,7 +35,7 @@ interface CookieReply {
  * header is parsed when a route first reads `request.cookies` (most requests, such as health checks and the
  * app's files, never do), and a cookie set is written into the answer's headers at once. `@fastify/cookie`,
  * which this replaces, parsed every request's cookies in an `onRequest` hook and wrote them in an `onSend`
- * hook: about a microsecond of each signed-in request (docs/BENCHMARKS.md).
+ * hook: up to a microsecond of each signed-in request (docs/BENCHMARKS.md).
  */
 export function registerCookies(app: FastifyInstance): void {
   app.decorateRequest(PARSED, null);
