@@ -39,7 +39,7 @@ import { registerOriginCheck } from './http/checkOrigin.js';
 import { registerCookies } from './http/cookies.js';
 import { registerErrorHandling } from './http/errorHandling.js';
 import { httpServerOptions, watchHttpServer } from './http/httpServer.js';
-import { lazyChildLoggerFactory } from './http/lazyChildLogger.js';
+import { withLazyChildren } from './http/lazyChildLogger.js';
 import { lazySerializerCompiler } from './http/lazySerializers.js';
 import { redactUrl } from './http/redactUrl.js';
 import { registerControlCharacterCheck } from './http/refuseControlCharacters.js';
@@ -139,11 +139,12 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
     throw error;
   }
 
-  const app = Fastify({
-    logger: {
+  const logger = pino(
+    {
       level: config.logLevel,
       redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
-      // Fastify's request serializer, with secrets in the query (the on-ramp's sessionToken) blanked.
+      // Fastify's request serializer, with secrets in the query (the on-ramp's sessionToken) blanked; Fastify
+      // adds its own for the rest (`res`, `err`).
       serializers: {
         req: (request: FastifyRequest) => ({
           method: request.method,
@@ -153,13 +154,15 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
           remotePort: request.socket?.remotePort,
         }),
       },
-      // To stdout through a buffer written in the background (pino flushes it when the process exits), so a
-      // request does not wait on a write(2) of its log lines.
-      stream: deps.logStream ?? pino.destination({ dest: 1, sync: false }),
     },
-    logController: new OneLineRequestLog(),
+    // To stdout through a buffer written in the background (pino flushes it when the process exits), so a
+    // request does not wait on a write(2) of its log lines.
+    deps.logStream ?? pino.destination({ dest: 1, sync: false }),
+  );
+  const app = Fastify({
     // A request's child logger (with its reqId) is made when it first logs, not for every request.
-    childLoggerFactory: lazyChildLoggerFactory,
+    loggerInstance: withLazyChildren(logger),
+    logController: new OneLineRequestLog(),
     bodyLimit: BODY_LIMIT_BYTES,
     // TRUST_PROXY, the timeouts and connection cap, and catalogue answers to requests that cannot be read
     // (over-size headers, an unknown method, a timeout, a malformed URL), with the security headers.

@@ -1,74 +1,81 @@
-import type { FastifyBaseLogger } from 'fastify';
+import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { LazyChildLogger, lazyChildLoggerFactory } from '../src/http/lazyChildLogger.js';
+import { withLazyChildren } from '../src/http/lazyChildLogger.js';
 
-/** A parent logger that records the children it makes and what they log. */
-function recordingParent(level = 'info') {
-  const made: Array<{ bindings: object; options: object | undefined }> = [];
-  const written: Array<{ level: string; args: unknown[]; bindings: object }> = [];
-  const logger = (bindings: object, levelNow: string): FastifyBaseLogger => {
-    const write =
-      (name: string) =>
-      (...args: unknown[]) => {
-        written.push({ level: name, args, bindings });
-      };
-    return {
-      level: levelNow,
-      fatal: write('fatal'),
-      error: write('error'),
-      warn: write('warn'),
-      info: write('info'),
-      debug: write('debug'),
-      trace: write('trace'),
-      silent: write('silent'),
-      child(childBindings, options) {
-        made.push({ bindings: childBindings, options });
-        return logger({ ...bindings, ...childBindings }, options?.level ?? levelNow);
-      },
-    } as FastifyBaseLogger;
-  };
-  return { parent: logger({}, level), made, written };
+/**
+ * A pino logger writing its lines to an array, given lazy children, with a record of the child loggers pino
+ * itself made (the costly part the lazy ones put off).
+ */
+function recordingLogger(level = 'info') {
+  const lines: Array<Record<string, unknown>> = [];
+  const made: object[] = [];
+  const root = pino(
+    {
+      level,
+      serializers: { secret: () => '[hidden]' },
+      onChild: (child) => made.push(child.bindings()),
+    },
+    { write: (line: string) => lines.push(JSON.parse(line)) },
+  );
+  return { log: withLazyChildren(root), root, lines, made };
 }
 
 describe('the lazy request logger', () => {
-  it('makes no child logger for a request that logs nothing', () => {
-    const { parent, made } = recordingParent();
-    const log = lazyChildLoggerFactory(parent, { reqId: 'req-1' }, {}, {} as never);
-    expect(log.level).toBe('info');
+  it('makes no pino child for a request that logs nothing', () => {
+    const { log, made } = recordingLogger();
+    const request = log.child({ reqId: 'req-1' }, {});
+    expect(request.level).toBe('info');
     expect(made).toEqual([]);
   });
 
   it('makes the child once, at the first line, with the request id, and writes every line through it', () => {
-    const { parent, made, written } = recordingParent();
-    const log = new LazyChildLogger(parent, { reqId: 'req-7' }, { level: 'debug' });
-    expect(log.level).toBe('debug');
-    log.info({ a: 1 }, 'first');
-    log.error(new Error('boom'), 'second');
-    log.debug('third');
-    expect(made).toEqual([{ bindings: { reqId: 'req-7' }, options: { level: 'debug' } }]);
-    expect(written.map(({ level, bindings }) => [level, bindings])).toEqual([
-      ['info', { reqId: 'req-7' }],
-      ['error', { reqId: 'req-7' }],
-      ['debug', { reqId: 'req-7' }],
+    const { log, made, lines } = recordingLogger();
+    const request = log.child({ reqId: 'req-7' }, { level: 'debug' });
+    expect(request.level).toBe('debug');
+    request.info({ a: 1, secret: 'the code' }, 'first');
+    request.error(new Error('boom'), 'second');
+    request.debug('third');
+    request.trace('not at debug');
+    expect(made).toEqual([{ reqId: 'req-7' }]);
+    expect(lines.map(({ msg, reqId }) => [msg, reqId])).toEqual([
+      ['first', 'req-7'],
+      ['second', 'req-7'],
+      ['third', 'req-7'],
     ]);
-    expect(written[0]?.args).toEqual([{ a: 1 }, 'first']);
+    // The root's serializers apply to its children's lines.
+    expect(lines[0]).toMatchObject({ a: 1, secret: '[hidden]', level: 30 });
+    expect(lines[1]).toMatchObject({ level: 50, err: { message: 'boom' } });
   });
 
-  it("makes the request's own children from its child, so they carry the request id too", () => {
-    const { parent, made, written } = recordingParent();
-    const log = new LazyChildLogger(parent, { reqId: 'req-9' }, {});
-    log.child({ part: 'stream' }).warn('slow');
-    expect(made.map(({ bindings }) => bindings)).toEqual([{ reqId: 'req-9' }, { part: 'stream' }]);
-    expect(written).toEqual([
-      { level: 'warn', args: ['slow'], bindings: { reqId: 'req-9', part: 'stream' } },
-    ]);
+  it("makes the request's own children lazily too, from its child, so their lines carry both bindings", () => {
+    const { log, made, lines } = recordingLogger();
+    const server = log.child({}, {});
+    const request = server.child({ reqId: 'req-9' }, {});
+    const part = request.child({ part: 'stream' });
+    expect(made).toEqual([]);
+    part.warn('slow');
+    expect(made).toEqual([{}, { reqId: 'req-9' }, { reqId: 'req-9', part: 'stream' }]);
+    expect(lines).toEqual([expect.objectContaining({ msg: 'slow', reqId: 'req-9', part: 'stream' })]);
+    // The request's logger was made on the way, once: its next line makes nothing more.
+    request.info('later');
+    expect(made).toHaveLength(3);
+    expect(lines.at(-1)).toMatchObject({ msg: 'later', reqId: 'req-9' });
+    expect(lines.at(-1)).not.toHaveProperty('part');
   });
 
-  it("sets the level on the request's child, not on the server's logger", () => {
-    const { parent } = recordingParent();
-    const log = new LazyChildLogger(parent, { reqId: 'req-2' }, {});
-    log.level = 'warn';
-    expect(log.level).toBe('warn');
-    expect(parent.level).toBe('info');
+  it("takes its parent's level until it has its own, and sets a level on itself only", () => {
+    const { log, root } = recordingLogger('warn');
+    const request = log.child({ reqId: 'req-2' }, {});
+    expect(request.level).toBe('warn');
+    request.level = 'debug';
+    expect(request.level).toBe('debug');
+    expect(root.level).toBe('warn');
+    expect(log.child({ reqId: 'req-3' }, {}).level).toBe('warn');
+  });
+
+  it("has pino's levels, which Fastify checks a route's logLevel against", () => {
+    const { log } = recordingLogger();
+    const server = log.child({}, {}) as unknown as { levels: { values: Record<string, number> } };
+    expect(server.levels.values.warn).toBe(40);
   });
 });
