@@ -27,6 +27,11 @@ describe.each(DIALECTS)('preparedQuery on %s', (dialect) => {
     expect(await selectUser(db(), id)).toEqual(expected);
     expect(await selectUser.now(db(), id)).toEqual(expected);
     expect(await selectUser(db(), randomUUID())).toEqual([]);
+    // The first row alone: at once on SQLite (no promise to wait for), the same row on PostgreSQL.
+    const first = selectUser.firstNow(db(), id);
+    if (dialect === 'sqlite') expect(first).not.toBeInstanceOf(Promise);
+    expect(await first).toEqual(expected[0]);
+    expect(await selectUser.firstNow(db(), randomUUID())).toBeUndefined();
 
     const written = randomUUID();
     const inside = await db()
@@ -36,9 +41,10 @@ describe.each(DIALECTS)('preparedQuery on %s', (dialect) => {
           .insertInto('users')
           .values({ id: written, created_at: '2030-01-02T12:00:00.000Z' })
           .execute();
-        return selectUser(trx, written);
+        return { rows: await selectUser(trx, written), first: await selectUser.firstNow(trx, written) };
       });
-    expect(inside).toEqual([{ id: written, created_at: '2030-01-02T12:00:00.000Z', phone: null }]);
+    expect(inside.rows).toEqual([{ id: written, created_at: '2030-01-02T12:00:00.000Z', phone: null }]);
+    expect(inside.first).toEqual(inside.rows[0]);
   });
 });
 

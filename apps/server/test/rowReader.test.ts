@@ -36,6 +36,19 @@ describe('the SQLite row reader', () => {
     expect(read('select data from things where id = ?', ['a'])).toEqual([{ data: Buffer.from([0, 255]) }]);
   });
 
+  it('reads only the first row when asked for it, the row better-sqlite3 gets', () => {
+    const read = rowReader(sqlite);
+    const sql = 'select id, count, note from things where count >= ? order by id';
+    expect(read(sql, [2], true)).toEqual([sqlite.prepare(sql).get(2)]);
+    expect(read(sql, [9], true)).toEqual([]);
+    // It stops at that row: here the second row's value cannot be computed (an integer overflow), and reading
+    // them all fails on it.
+    const overflow =
+      "select id, case when id = 'b' then abs(-9223372036854775808) else 0 end as n from things order by id";
+    expect(read(overflow, [], true)).toEqual([{ id: 'a', n: 0 }]);
+    expect(() => read(overflow, [])).toThrow(/integer overflow/);
+  });
+
   it('runs nothing that returns no rows, and says so', () => {
     const read = rowReader(sqlite);
     expect(read("insert into things (id) values ('d')", [])).toBeUndefined();

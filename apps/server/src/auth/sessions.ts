@@ -142,10 +142,7 @@ function readSessionUser(
   db: Kysely<Database>,
   tokenHash: string,
 ): SessionUserRow | undefined | Promise<SessionUserRow | undefined> {
-  if (dialectOf(db) === 'sqlite') {
-    const rows = selectSessionUser.now(db, tokenHash);
-    return Array.isArray(rows) ? rows[0] : rows.then((found) => found[0]);
-  }
+  if (dialectOf(db) === 'sqlite') return selectSessionUser.firstNow(db, tokenHash);
   let lookup = sessionLookups.get(db);
   if (lookup === undefined) {
     lookup = batchedLookup(

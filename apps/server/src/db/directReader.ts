@@ -7,11 +7,13 @@ import type { Database } from './database.js';
  * with the statement prepared once; on PostgreSQL on the pool, as the named prepared statement Kysely's path
  * would use. Its rows (or a promise of them), or `undefined` when it cannot run so (SQLite: the database is not
  * open yet, a transaction is open on the connection, or the statement returns no rows; PostgreSQL: the pool is
- * not open yet): then the caller goes through Kysely.
+ * not open yet): then the caller goes through Kysely. With `first`, at most the first row: on SQLite the
+ * statement stops there (better-sqlite3's `get`) rather than stepping on to find there is no other.
  */
 export type DirectReader = (
   sql: string,
   parameters: readonly unknown[],
+  first?: boolean,
 ) => unknown[] | Promise<unknown[]> | undefined;
 
 const readers = new WeakMap<Kysely<Database>, DirectReader>();

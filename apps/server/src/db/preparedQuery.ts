@@ -45,16 +45,20 @@ export function preparedQuery<Row, Params extends string[]>(
     const parameters = query.slots.map((slot) => (typeof slot === 'number' ? values[slot] : slot.value));
     return { sql: query.sql, parameters };
   };
-  const run = (db: Kysely<Database>, ...values: Params): Row[] | Promise<Row[]> => {
+  const read = (db: Kysely<Database>, values: Params, first: boolean): Row[] | Promise<Row[]> => {
     const { sql, parameters } = prepare(db, values);
     // The same statement, so the same rows, as through Kysely, without its connection hand-over: on SQLite a
     // read runs on the connection at once, on PostgreSQL on the pool.
-    const rows = directReader(db)?.(sql, parameters);
+    const rows = directReader(db)?.(sql, parameters, first);
     if (rows !== undefined) return rows as Row[] | Promise<Row[]>;
     return db.executeQuery<Row>(CompiledQuery.raw(sql, parameters)).then((result) => result.rows);
   };
-  const query = async (db: Kysely<Database>, ...values: Params) => run(db, ...values);
-  query.now = run;
+  const query = async (db: Kysely<Database>, ...values: Params) => read(db, values, false);
+  query.now = (db: Kysely<Database>, ...values: Params) => read(db, values, false);
+  query.firstNow = (db: Kysely<Database>, ...values: Params): Row | undefined | Promise<Row | undefined> => {
+    const rows = read(db, values, true);
+    return Array.isArray(rows) ? rows[0] : rows.then((found) => found[0]);
+  };
   return query;
 }
 
@@ -66,6 +70,11 @@ export interface PreparedQuery<Row, Params extends string[]> {
    * else a promise of them: for the hot path, where each await is a turn of the microtask queue.
    */
   now(db: Kysely<Database>, ...values: Params): Row[] | Promise<Row[]>;
+  /**
+   * The first row (`undefined` for none), as {@link now} gives its rows: for a query of one row by a unique key,
+   * which on SQLite then stops at that row.
+   */
+  firstNow(db: Kysely<Database>, ...values: Params): Row | undefined | Promise<Row | undefined>;
 }
 
 function compile<Params extends string[]>(
