@@ -25,6 +25,9 @@ describe('the SQLite row reader', () => {
       ['select id, (select count(*) from things) as total, null as empty from things where id = ?', ['b']],
       // The same name twice: the last column's value, as better-sqlite3 has it.
       ['select id as name, note as name from things where id = ?', ['c']],
+      // Names that need quoting in the row maker's code, and one that would set a literal's prototype.
+      [`select id as "a""b\\c", count as "x: values[0] }", note as "__proto__" from things order by id`, []],
+      ['select id as constructor, count as toString from things where id = ?', ['a']],
       ['select id from things where id = ?', ['none']],
     ];
     for (const [sql, parameters] of queries) {

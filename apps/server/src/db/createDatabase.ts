@@ -154,37 +154,60 @@ export function rowReader(
   first?: boolean,
 ) => Array<Record<string, unknown>> | undefined {
   const prepare = statementCache(sqlite);
-  const columnNames = new WeakMap<SqliteDatabase.Statement, readonly string[]>();
+  const columns = new WeakMap<SqliteDatabase.Statement, Columns>();
   return (sql, parameters, first = false) => {
     const statement = prepare(sql);
     if (!statement.reader) return undefined;
-    let names = columnNames.get(statement);
-    if (names === undefined) {
-      names = columnsOf(statement);
-      columnNames.set(statement, names);
+    let known = columns.get(statement);
+    if (known === undefined) {
+      known = columnsOf(statement);
+      columns.set(statement, known);
     }
-    let rows: unknown[][];
-    if (first) {
-      const values = statement.get(parameters) as unknown[] | undefined;
-      rows = values === undefined ? [] : [values];
-    } else {
-      rows = statement.all(parameters) as unknown[][];
-    }
+    const rows = first
+      ? [statement.get(parameters) as unknown[] | undefined]
+      : (statement.all(parameters) as unknown[][]);
+    const firstRow = rows[0];
+    if (firstRow === undefined) return [];
     // A statement SQLite prepared again after the schema changed may have other columns (`select *`).
-    if (rows.length > 0 && rows[0]!.length !== names.length) {
-      names = columnsOf(statement);
-      columnNames.set(statement, names);
+    if (firstRow.length !== known.names.length) {
+      known = columnsOf(statement);
+      columns.set(statement, known);
     }
-    return rows.map((values) => {
-      const row: Record<string, unknown> = {};
-      for (let index = 0; index < values.length; index++) row[names[index]!] = values[index];
-      return row;
-    });
+    const made: Array<Record<string, unknown>> = [];
+    for (const values of rows as unknown[][]) made.push(known.row(values));
+    return made;
   };
 }
 
-/** A read statement's column names, in order, with the statement put in raw mode (rows as arrays). */
-function columnsOf(statement: SqliteDatabase.Statement): readonly string[] {
+/** A read statement's columns: their names in order, and the row object of a raw row. */
+interface Columns {
+  names: readonly string[];
+  row: (values: readonly unknown[]) => Record<string, unknown>;
+}
+
+/** A read statement's columns ({@link Columns}), with the statement put in raw mode (rows as arrays). */
+function columnsOf(statement: SqliteDatabase.Statement): Columns {
   statement.raw(true);
-  return statement.columns().map((column) => column.name);
+  const names = statement.columns().map((column) => column.name);
+  return { names, row: rowMaker(names) };
+}
+
+/**
+ * Makes the row object of a raw row: each value under its column's name, the last of two columns of one name.
+ * An object literal of the columns, compiled once per statement, so that every row of a statement is made
+ * whole in one shape (setting the names one by one took a lookup of each name on every row).
+ */
+function rowMaker(names: readonly string[]): (values: readonly unknown[]) => Record<string, unknown> {
+  const fields = names.map((name, index) => `${JSON.stringify(name)}: values[${index}]`);
+  if (names.includes('__proto__')) {
+    // In a literal, `__proto__` would set the prototype: such a row is made name by name.
+    return (values) => {
+      const row: Record<string, unknown> = {};
+      for (let index = 0; index < values.length; index++) row[names[index]!] = values[index];
+      return row;
+    };
+  }
+  return new Function('values', `return { ${fields.join(', ')} };`) as (
+    values: readonly unknown[],
+  ) => Record<string, unknown>;
 }
