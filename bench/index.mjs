@@ -13,13 +13,22 @@
 //
 // The exit code is non-zero when a section broke (it threw: a server that did not start, an answer that was
 // not 2xx, …); the other sections still run and the table shows what they measured.
+//
+// Each section runs in a Node process of its own (bench/section.mjs), started with the servers' options
+// (SERVER_NODE_OPTIONS): the load a section generates (autocannon, the sign-in rounds) comes from a fresh
+// process, not from one that still holds what the sections before it left (Chromium's driver, their heap).
+// Run in one process, the server section's client was slower after the browser section (bare Fastify
+// 76,000 instead of 95,000 req/s), and a slower client moves the servers' ratios (docs/BENCHMARKS.md).
+import { fork } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { pathToFileURL } from 'node:url';
-import { exitCode, formatMachine, formatRows, machine } from './lib.mjs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { exitCode, formatMachine, formatRows, machine, SERVER_NODE_OPTIONS } from './lib.mjs';
+
+const SECTION_RUNNER = fileURLToPath(new URL('./section.mjs', import.meta.url));
 
 /**
  * The sections, in the order they run: each a module of bench/ exporting `async (options) => rows`, with
- * options `{ smoke, databaseUrl, log }`. Imported only when it runs.
+ * options `{ smoke, databaseUrl, log }`, run in a process of its own ({@link runInOwnProcess}).
  */
 export const SECTIONS = [
   section('start', './start.mjs', 'benchStart'),
@@ -31,13 +40,36 @@ export const SECTIONS = [
 ];
 
 function section(name, file, exported) {
-  return {
-    name,
-    run: async (options) => {
-      const module = await import(file);
-      return module[exported](options);
-    },
-  };
+  return { name, run: (options) => runInOwnProcess(file, exported, options) };
+}
+
+/**
+ * Runs `exported` of the section module `file` (relative to bench/) in a new Node process (bench/section.mjs)
+ * with `options` but `log`, which gets the lines the section logs. Its rows, or the section's error thrown
+ * here.
+ */
+export function runInOwnProcess(file, exported, { log, ...options }) {
+  return new Promise((resolve, reject) => {
+    const child = fork(SECTION_RUNNER, [file, exported], {
+      execArgv: SERVER_NODE_OPTIONS,
+      // Structured clone, not JSON: a figure that could not be measured is NaN, and stays NaN.
+      serialization: 'advanced',
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    let answer;
+    child.on('message', (message) => {
+      if (message.log !== undefined) log?.(message.log);
+      else answer = message;
+    });
+    child.once('error', reject);
+    child.send(options);
+    // `close`, not `exit`: every message has come in by then.
+    child.once('close', (code, signal) => {
+      if (answer?.rows !== undefined) resolve(answer.rows);
+      else if (answer?.error !== undefined) reject(new Error(answer.error));
+      else reject(new Error(`the ${file} process exited (${signal ?? code}) without its rows`));
+    });
+  });
 }
 
 /**

@@ -1,5 +1,9 @@
-import { describe, expect, it } from 'vitest';
-import { parseArgs, SECTIONS } from './index.mjs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parseArgs, runInOwnProcess, SECTIONS } from './index.mjs';
 import {
   exitCode,
   formatAmount,
@@ -121,6 +125,45 @@ describe('the command line', () => {
     expect(names).toEqual(
       expect.arrayContaining(['start', 'browser', 'server', 'signin', 'memory', 'wallet']),
     );
+  });
+});
+
+describe('a section in a process of its own', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'dial-bench-section-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  /** A section module holding `body` (its `run(options)` function's), as a file URL the runner imports. */
+  function sectionModule(body) {
+    const file = join(dir, `section-${Math.random().toString(36).slice(2)}.mjs`);
+    writeFileSync(file, `export async function run(options) {\n${body}\n}\n`);
+    return pathToFileURL(file).href;
+  }
+
+  it('gets the options, passes its log lines on, and gives back its rows, NaN and all', async () => {
+    const lines = [];
+    const file = sectionModule(`
+      options.log('measuring');
+      return [{ figure: 'x', value: Number.NaN, smoke: options.smoke, pid: process.pid, flags: process.execArgv }];
+    `);
+    const rows = await runInOwnProcess(file, 'run', { smoke: true, log: (line) => lines.push(line) });
+    expect(lines).toEqual(['measuring']);
+    expect(rows).toHaveLength(1);
+    expect(rows[0].value).toBeNaN();
+    expect(rows[0].smoke).toBe(true);
+    // Another process, with the servers' Node options.
+    expect(rows[0].pid).not.toBe(process.pid);
+    expect(rows[0].flags).toContain('--no-memory-reducer');
+  });
+
+  it("throws the section's error, and says when its process ended without rows", async () => {
+    const failing = sectionModule("throw new Error('the server did not start');");
+    await expect(runInOwnProcess(failing, 'run', {})).rejects.toThrow(/the server did not start/);
+    const exiting = sectionModule('process.exit(3);');
+    await expect(runInOwnProcess(exiting, 'run', {})).rejects.toThrow(/exited \(3\) without its rows/);
+  });
+
+  it('ends when the section has answered, even with a timer left running', async () => {
+    const file = sectionModule('setInterval(() => {}, 1000); return [];');
+    await expect(runInOwnProcess(file, 'run', {})).resolves.toEqual([]);
   });
 });
 
