@@ -198,7 +198,6 @@ function columnsOf(statement: SqliteDatabase.Statement): Columns {
  * whole in one shape (setting the names one by one took a lookup of each name on every row).
  */
 function rowMaker(names: readonly string[]): (values: readonly unknown[]) => Record<string, unknown> {
-  const fields = names.map((name, index) => `${JSON.stringify(name)}: values[${index}]`);
   if (names.includes('__proto__')) {
     // In a literal, `__proto__` would set the prototype: such a row is made name by name.
     return (values) => {
@@ -207,6 +206,7 @@ function rowMaker(names: readonly string[]): (values: readonly unknown[]) => Rec
       return row;
     };
   }
+  const fields = names.map((name, index) => `${JSON.stringify(name)}: values[${index}]`);
   return new Function('values', `return { ${fields.join(', ')} };`) as (
     values: readonly unknown[],
   ) => Record<string, unknown>;

@@ -53,8 +53,9 @@ export function preparedQuery<Row, Params extends string[]>(
     if (rows !== undefined) return rows as Row[] | Promise<Row[]>;
     return db.executeQuery<Row>(CompiledQuery.raw(sql, parameters)).then((result) => result.rows);
   };
-  const query = async (db: Kysely<Database>, ...values: Params) => read(db, values, false);
-  query.now = (db: Kysely<Database>, ...values: Params) => read(db, values, false);
+  const now = (db: Kysely<Database>, ...values: Params) => read(db, values, false);
+  const query = async (db: Kysely<Database>, ...values: Params) => now(db, ...values);
+  query.now = now;
   query.firstNow = (db: Kysely<Database>, ...values: Params): Row | undefined | Promise<Row | undefined> => {
     const rows = read(db, values, true);
     return Array.isArray(rows) ? rows[0] : rows.then((found) => found[0]);
