@@ -54,7 +54,7 @@ const USABLE = {
  *
  * @param {object} [options]
  * @param {boolean} [options.smoke] - One visit of each: proves the bench runs (CI).
- * @param {number} [options.runs] - Interleaved visits of each page (default 7; at least 5 for a figure).
+ * @param {number} [options.runs] - Interleaved visits of each page (default 15; at least 5 for a figure).
  * @param {string} [options.trace] - Also writes a performance trace of one throttled visit of Dial here.
  * @param {string} [options.dist] - The web app's build to serve (default apps/web/dist).
  * @param {(line: string) => void} [options.log] - Progress lines (default: stderr).
@@ -63,7 +63,9 @@ const USABLE = {
  */
 export async function benchBrowser(options = {}) {
   const smoke = options.smoke ?? false;
-  const runs = smoke ? 1 : (options.runs ?? 7);
+  // 15: a single visit's ratio goes from 0.6× to 2.5× on this machine (two cores shared by Chromium's
+  // processes and both servers), and a median of 7 moved by a third from one bench to the next.
+  const runs = smoke ? 1 : (options.runs ?? 15);
   const log = options.log ?? ((line) => process.stderr.write(`${line}\n`));
   const webDist = options.dist ?? WEB_DIST;
   for (const file of [SERVER_MAIN, join(webDist, 'index.html')]) {
