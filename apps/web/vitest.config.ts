@@ -1,7 +1,9 @@
 import { defineProject } from 'vitest/config';
+import { reactOnPreact } from './reactOnPreact';
 
 export default defineProject({
-  resolve: { conditions: ['source'] },
+  // The components run on Preact in the tests too, as they do in the browser (reactOnPreact.ts).
+  resolve: { conditions: ['source'], alias: reactOnPreact },
   ssr: { resolve: { conditions: ['source'], externalConditions: ['source'] } },
   test: {
     name: 'web',

@@ -80,7 +80,8 @@ export function PhoneField({
       format,
     );
     onChange({ phone: edit.text, countryCode: edit.countryCode });
-    // React writes the formatted text synchronously during this event; put the caret back after it.
+    // The formatted text is written by the render this change schedules (a microtask, queued first): put the
+    // caret back after it.
     queueMicrotask(() => {
       if (document.activeElement === field) field.setSelectionRange(edit.caret, edit.caret);
     });

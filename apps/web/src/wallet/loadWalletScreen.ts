@@ -36,8 +36,8 @@ function whenIdle(task: () => void): void {
 
 /**
  * The wallet screen's component once its chunk has loaded, else null: rendered directly, it opens without
- * suspending (a lazy component suspends on its first render even when its chunk is already here, and React
- * then holds the placeholder on screen for at least 300 ms).
+ * suspending (a lazy component suspends on its first render even when its chunk is already here, and the
+ * placeholder shows until it renders again; React even held it for at least 300 ms).
  */
 export function loadedWalletScreen(): WalletScreenModule['default'] | null {
   return loaded?.default ?? null;
