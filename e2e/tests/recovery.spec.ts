@@ -149,6 +149,8 @@ test('a recovery password set up in one browser recovers the wallet in a fresh o
     const other = await fresh.newPage();
     await signInExpectingRecovery(other, email);
     await expect(other.getByText('This browser does not hold your wallet')).toBeVisible();
+    // Opened after the code, its only field has the focus: the password can be typed at once.
+    await expect(other.getByLabel('Recovery password')).toBeFocused();
     await snap(other, 'recovery-screen');
     // Every password tried goes through the server's OPRF, blinded: only the element is sent.
     const evaluations: string[] = [];

@@ -1,5 +1,5 @@
 import './recovery.css';
-import { type FormEvent, useRef, useState } from 'react';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { toDialError } from '../api/describeError';
 import type { User } from '../api/types';
 import { KEYS_CHANGED_MESSAGE } from '../keys/keyShareCheck';
@@ -41,6 +41,12 @@ export default function RecoverWallet({ user, toRecover, onRecovered, onSignedOu
   const signOut = useSignOut(onSignedOut);
   const passwordRef = useRef<HTMLInputElement>(null);
   const working = stage !== null;
+  // The password is the screen's only field: it has the focus when the screen opens (the heading has it for a
+  // passkey). Focused here, not by `autoFocus`, which Preact leaves to the browser, and a browser honours once a
+  // page load, not when a screen of an open page appears.
+  useEffect(() => {
+    if (method === 'password') passwordRef.current?.focus();
+  }, [method]);
 
   const run = async (task: () => Promise<boolean>) => {
     setError(null);
@@ -130,8 +136,6 @@ export default function RecoverWallet({ user, toRecover, onRecovered, onSignedOu
               className="input"
               type="password"
               autoComplete="current-password"
-              // biome-ignore lint/a11y/noAutofocus: the only field of the screen; the heading says what it is.
-              autoFocus
               value={password}
               onChange={(event) => setPassword(event.target.value)}
               readOnly={working}
