@@ -276,3 +276,34 @@ test('a completed send is confirmed with the amount, the masked number and the a
   );
   await snap(page, 'states-send-confirmed');
 });
+
+test('a wallet screen whose code cannot be downloaded says so and offers a reload, which opens the wallet', async ({
+  page,
+}) => {
+  // The wallet screen's chunk fails to download (offline at that moment, or a deployment removed it).
+  const walletChunk = /\/assets\/WalletScreen-[\w-]+\.js$/;
+  await page.route(walletChunk, (route) => route.abort('internetdisconnected'));
+  const email = uniqueEmail('states-chunk');
+  await page.goto('/');
+  await page.getByRole('tab', { name: 'Email' }).click();
+  await page.getByLabel('Email address').fill(email);
+  const seen = await requestCode(page, email);
+  await page.getByLabel('Verification code').fill(await readCode(page.request, email, seen));
+  // Not a blank page, nor "Opening your wallet…" for ever: the error, and a way on.
+  await expect(page.getByText('Dial could not be reached. Check your connection and try again.')).toBeVisible(
+    {
+      timeout: 30_000,
+    },
+  );
+  const reload = page.getByRole('button', { name: 'Reload' });
+  await expect(reload).toBeVisible();
+  await expect(page.getByText('Opening your wallet…')).toHaveCount(0);
+  await snap(page, 'states-wallet-code-failed');
+
+  // Back online: the reload opens the wallet (still signed in).
+  await page.unroute(walletChunk);
+  await reload.click();
+  await expect(page.getByRole('heading', { name: 'Your wallet', exact: true })).toBeVisible({
+    timeout: 30_000,
+  });
+});
