@@ -1,6 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
-import { readCode } from './outbox.js';
-import { requestCode, signInWithEmail, snap, uniqueEmail } from './steps.js';
+import { enterEmailCode, signInWithEmail, snap, uniqueEmail } from './steps.js';
 
 /** Someone else's wallet (a Hardhat test account): a valid recipient for any signed-in user. */
 const OTHER = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
@@ -172,10 +171,7 @@ test('a signed-out person opening a send link signs in and lands on the prefille
   await expect(page.getByRole('heading', { name: 'Sign in to Dial' })).toBeVisible();
   await expect(page).toHaveTitle('Sign in · Dial');
   const email = uniqueEmail('link-signed-out');
-  await page.getByRole('tab', { name: 'Email' }).click();
-  await page.getByLabel('Email address').fill(email);
-  const seen = await requestCode(page, email);
-  await page.getByLabel('Verification code').fill(await readCode(page.request, email, seen));
+  await enterEmailCode(page, email);
 
   await expect(page.getByRole('heading', { name: 'Send', exact: true })).toBeVisible({ timeout: 30_000 });
   await expectScreen(page, '/send', 'Send', 'Send');

@@ -1,17 +1,14 @@
 import { type BrowserContext, expect, type Page, test } from '@playwright/test';
 import { ageSessions, readRecoveryShare } from './database.js';
 import { readCode, seenMessages } from './outbox.js';
-import { requestCode, signInWithEmail, snap, uniqueEmail } from './steps.js';
+import { enterEmailCode, signInWithEmail, snap, uniqueEmail } from './steps.js';
 
 const PASSWORD = 'plum orchard lantern 42';
 
 /** Signs in on a page whose browser holds no device share: the recovery screen appears instead of the wallet. */
 async function signInExpectingRecovery(page: Page, email: string): Promise<void> {
   await page.goto('/');
-  await page.getByRole('tab', { name: 'Email' }).click();
-  await page.getByLabel('Email address').fill(email);
-  const seen = await requestCode(page, email);
-  await page.getByLabel('Verification code').fill(await readCode(page.request, email, seen));
+  await enterEmailCode(page, email);
   await expect(page.getByRole('heading', { name: 'Recover your wallet' })).toBeVisible({ timeout: 30_000 });
 }
 
@@ -217,10 +214,7 @@ test('without recovery, a fresh browser says the wallet cannot be opened there',
   try {
     const other = await fresh.newPage();
     await other.goto('/');
-    await other.getByRole('tab', { name: 'Email' }).click();
-    await other.getByLabel('Email address').fill(email);
-    const seen = await requestCode(other, email);
-    await other.getByLabel('Verification code').fill(await readCode(other.request, email, seen));
+    await enterEmailCode(other, email);
     await expect(other.getByRole('heading', { name: 'Wallet not opened' })).toBeVisible({ timeout: 30_000 });
     await expect(other.getByRole('alert')).toHaveText(
       /recovery was never set up, so the wallet cannot be opened here/,

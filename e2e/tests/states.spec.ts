@@ -1,7 +1,7 @@
 import { type BrowserContext, expect, type Page, test } from '@playwright/test';
-import { readCode } from './outbox.js';
 import {
   enterCodeAndOpenWallet,
+  enterEmailCode,
   requestCode,
   signInWithEmail,
   snap,
@@ -25,10 +25,7 @@ async function localBalance(page: Page) {
 /** Signs in by e-mail on a browser that holds no share of the wallet: the recovery screen appears. */
 async function signInExpectingRecovery(page: Page, email: string): Promise<void> {
   await page.goto('/');
-  await page.getByRole('tab', { name: 'Email' }).click();
-  await page.getByLabel('Email address').fill(email);
-  const seen = await requestCode(page, email);
-  await page.getByLabel('Verification code').fill(await readCode(page.request, email, seen));
+  await enterEmailCode(page, email);
   await expect(page.getByRole('heading', { name: 'Recover your wallet' })).toBeVisible({ timeout: 30_000 });
 }
 
@@ -285,10 +282,7 @@ test('a wallet screen whose code cannot be downloaded says so and offers a reloa
   await page.route(walletChunk, (route) => route.abort('internetdisconnected'));
   const email = uniqueEmail('states-chunk');
   await page.goto('/');
-  await page.getByRole('tab', { name: 'Email' }).click();
-  await page.getByLabel('Email address').fill(email);
-  const seen = await requestCode(page, email);
-  await page.getByLabel('Verification code').fill(await readCode(page.request, email, seen));
+  await enterEmailCode(page, email);
   // Not a blank page, nor "Opening your wallet…" for ever: the error, and a way on.
   await expect(page.getByText('Dial could not be reached. Check your connection and try again.')).toBeVisible(
     {

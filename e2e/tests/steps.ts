@@ -41,6 +41,17 @@ export async function enterCodeAndOpenWallet(
   return address;
 }
 
+/**
+ * From the sign-in screen: asks for a code for an e-mail address and types the one sent, then waits for
+ * nothing (what opens next is the caller's to check).
+ */
+export async function enterEmailCode(page: Page, email: string): Promise<void> {
+  await page.getByRole('tab', { name: 'Email' }).click();
+  await page.getByLabel('Email address').fill(email);
+  const seen = await requestCode(page, email);
+  await page.getByLabel('Verification code').fill(await readCode(page.request, email, seen));
+}
+
 /** Signs in with an e-mail address from the sign-in screen and returns the wallet's address. */
 export async function signInWithEmail(page: Page, email: string): Promise<string> {
   await page.getByRole('tab', { name: 'Email' }).click();
