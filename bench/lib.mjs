@@ -13,6 +13,7 @@ import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
+import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { availableParallelism, cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -22,6 +23,8 @@ import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from '../e2e/chromium.mjs';
 export const ROOT = fileURLToPath(new URL('../', import.meta.url));
 export const SERVER_MAIN = join(ROOT, 'apps/server/dist/main.js');
 export const BARE_SERVER = fileURLToPath(new URL('./bareFastify.mjs', import.meta.url));
+
+const autocannon = createRequire(import.meta.url)('autocannon');
 
 /**
  * Node's options for every server the bench starts, Dial's and the references' alike: V8's memory reducer
@@ -149,6 +152,40 @@ export function cpuMicroseconds(pid) {
   } catch {
     return Number.NaN;
   }
+}
+
+/** How many connections autocannon opens to a server ({@link load}). */
+export const LOAD_CONNECTIONS = 10;
+
+/**
+ * Loads `path` of `server` with autocannon ({@link LOAD_CONNECTIONS} connections, loopback) for `seconds`:
+ * the requests per second, the 99th percentile of the answers' latency in ms, and the server process's CPU
+ * time per request in µs (from /proc, where there is one; else NaN). `headers` are every request's, or a
+ * list: each connection sends one of them. Any non-2xx answer, error or timeout fails the bench.
+ */
+export async function load(server, path, headers, seconds) {
+  const cpuBefore = cpuMicroseconds(server.pid);
+  let connection = 0;
+  const perConnection = Array.isArray(headers)
+    ? { setupClient: (client) => client.setHeaders(headers[connection++ % headers.length]) }
+    : { headers };
+  const result = await autocannon({
+    url: server.url(path),
+    connections: LOAD_CONNECTIONS,
+    duration: seconds,
+    ...perConnection,
+  });
+  const cpu = cpuMicroseconds(server.pid) - cpuBefore;
+  if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) {
+    throw new Error(
+      `${path}: ${result.non2xx} non-2xx answers, ${result.errors} errors, ${result.timeouts} timeouts`,
+    );
+  }
+  return {
+    perSecond: result.requests.total / seconds,
+    p99Ms: result.latency.p99,
+    cpuPerRequest: cpu / result.requests.total,
+  };
 }
 
 /** A row's value or reference as the table shows it: a number with its unit, or the text as it is. */

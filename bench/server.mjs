@@ -15,27 +15,19 @@
 // `--pg` (or BENCH_DATABASE_URL) names a PostgreSQL database the bench may write to (the server migrates it;
 // the bench adds ten users and sessions per run). `--smoke` runs one short round of everything (CI).
 // Importable: `benchServer(options)` returns the rows {figure, value, reference, ratio, goal, met, unit}.
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { request } from 'node:http';
-import { createRequire } from 'node:module';
-import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { createAccount } from './accounts.mjs';
 import {
-  cpuMicroseconds,
   formatRows,
+  LOAD_CONNECTIONS,
+  load,
   median,
   parseOptions,
-  ROOT,
   requireBuild,
   round2,
   startBare,
   startDial,
 } from './lib.mjs';
-
-// The server's own dependencies (better-sqlite3, pg), as it resolves them.
-const serverRequire = createRequire(join(ROOT, 'apps/server/package.json'));
-const autocannon = createRequire(import.meta.url)('autocannon');
-const { getAddress } = serverRequire('viem');
 
 /**
  * Measures the server figures.
@@ -173,112 +165,11 @@ async function timeToFirstAnswer(start) {
   return elapsed;
 }
 
-/**
- * A signed-in account, as sign-in would leave it: a phone number, an e-mail address, an embedded wallet and
- * a live session, written straight to the server's database (after it migrated). Returns the `Cookie`.
- */
-export { signIn as _signIn };
-
-/** How many connections autocannon opens to each server. */
-const CONNECTIONS = 10;
-
 /** One signed-in account for each of autocannon's connections: their `Cookie` headers. */
 async function signInMany(server) {
   const headers = [];
-  for (let i = 0; i < CONNECTIONS; i++) headers.push({ cookie: await signIn(server) });
+  for (let i = 0; i < LOAD_CONNECTIONS; i++) headers.push({ cookie: (await createAccount(server)).cookie });
   return headers;
-}
-
-async function signIn(server) {
-  const token = randomBytes(32).toString('base64url');
-  const now = new Date();
-  const iso = now.toISOString();
-  const userId = randomUUID();
-  const suffix = String(Math.floor(Math.random() * 1e7)).padStart(7, '0');
-  const rows = [
-    ['insert into users (id, created_at) values ($1, $2)', [userId, iso]],
-    [
-      'insert into identities (id, value, kind, user_id, created_at) values ($1, $2, $3, $4, $5)',
-      [randomUUID(), `+44770${suffix}`, 'phone', userId, iso],
-    ],
-    [
-      'insert into identities (id, value, kind, user_id, created_at) values ($1, $2, $3, $4, $5)',
-      [randomUUID(), `bench-${suffix}@example.com`, 'email', userId, iso],
-    ],
-    [
-      'insert into wallets (user_id, address, auth_share_ciphertext, iv, key_version, created_at) values ($1, $2, $3, $4, $5, $6)',
-      [userId, getAddress(`0x${randomBytes(20).toString('hex')}`), 'AAAA', 'AAAA', 1, iso],
-    ],
-    [
-      'insert into sessions (token_hash, id, user_id, created_at, last_seen_at, expires_at, method) values ($1, $2, $3, $4, $5, $6, $7)',
-      [
-        createHash('sha256').update(token).digest('hex'),
-        randomUUID(),
-        userId,
-        iso,
-        iso,
-        new Date(now.getTime() + 30 * 86_400_000).toISOString(),
-        'phone',
-      ],
-    ],
-  ];
-  if (server.databaseUrl) {
-    const { Client } = serverRequire('pg');
-    const client = new Client({ connectionString: server.databaseUrl });
-    await client.connect();
-    try {
-      for (const [text, values] of rows) await client.query(text, values);
-    } finally {
-      await client.end();
-    }
-  } else {
-    const Sqlite = serverRequire('better-sqlite3');
-    const db = new Sqlite(join(server.dataDir, 'dial.sqlite'));
-    db.pragma('busy_timeout = 5000');
-    try {
-      for (const [text, values] of rows) db.prepare(text.replace(/\$\d+/g, '?')).run(...values);
-    } finally {
-      db.close();
-    }
-  }
-  const cookie = `dial_session=${token}`;
-  const status = await new Promise((resolve, reject) => {
-    const req = request(server.url('/api/me'), { headers: { cookie } }, (res) => {
-      res.resume();
-      resolve(res.statusCode);
-    });
-    req.on('error', reject);
-    req.end();
-  });
-  if (status !== 200) throw new Error(`GET /api/me with the bench's session answered ${status}`);
-  return cookie;
-}
-
-/**
- * Loads `path` of `server` with autocannon ({@link CONNECTIONS} connections, loopback) for `seconds`: the
- * requests per second, and the server process's CPU time per request in µs (from /proc, where there is one;
- * else NaN). `headers` are every request's, or a list: each connection sends one of them. Any non-2xx answer
- * fails the bench.
- */
-async function load(server, path, headers, seconds) {
-  const cpuBefore = cpuMicroseconds(server.pid);
-  let connection = 0;
-  const perConnection = Array.isArray(headers)
-    ? { setupClient: (client) => client.setHeaders(headers[connection++ % headers.length]) }
-    : { headers };
-  const result = await autocannon({
-    url: server.url(path),
-    connections: CONNECTIONS,
-    duration: seconds,
-    ...perConnection,
-  });
-  const cpu = cpuMicroseconds(server.pid) - cpuBefore;
-  if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) {
-    throw new Error(
-      `${path}: ${result.non2xx} non-2xx answers, ${result.errors} errors, ${result.timeouts} timeouts`,
-    );
-  }
-  return { perSecond: result.requests.total / seconds, cpuPerRequest: cpu / result.requests.total };
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
