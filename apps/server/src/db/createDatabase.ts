@@ -68,6 +68,11 @@ export function createSqliteDatabase(filename: string): Kysely<Database> {
         sqlite.pragma('journal_mode = WAL');
         sqlite.pragma('busy_timeout = 5000');
         sqlite.pragma('foreign_keys = ON');
+        // The temporary b-trees a statement sorts or merges in (ORDER BY, UNION ALL) kept in memory, not set
+        // up for a file on every run: the history's page (three sorted reads merged) took 60 µs with a file
+        // behind them, 5 µs without. They hold what a statement sorts or merges, which for Dial's statements
+        // (read through indexes, with limits) is some rows, not a table.
+        sqlite.pragma('temp_store = MEMORY');
         const cached = withStatementCache(sqlite);
         const read = rowReader(sqlite);
         reader = (sql, parameters, first) => {

@@ -20,8 +20,9 @@ export function preparedStatementName(sql: string): string | undefined {
  * outside a transaction it runs on the driver directly (`directReader`).
  *
  * `build` receives one placeholder per parameter and must use each as a bound value (`where('x', '=', p)`,
- * ``sql`${p}` ``), never as SQL text; a placeholder that does not reach the compiled parameters is an error at
- * the first run.
+ * `limit(p)`, ``sql`${p}` ``), never as SQL text nor as a value to compute with: whatever a parameter's type,
+ * its placeholder is a marker string at build time. A placeholder that does not reach the compiled parameters
+ * is an error at the first run.
  *
  * @example
  * const findSessionRow = preparedQuery((db, tokenHash) =>
@@ -29,7 +30,7 @@ export function preparedStatementName(sql: string): string | undefined {
  * );
  * const rows = await findSessionRow(db, hash);
  */
-export function preparedQuery<Row, Params extends string[]>(
+export function preparedQuery<Row, Params extends unknown[]>(
   build: (db: Kysely<Database>, ...placeholders: Params) => Compilable<Row>,
 ): PreparedQuery<Row, Params> {
   const compiled = new WeakMap<
@@ -64,7 +65,7 @@ export function preparedQuery<Row, Params extends string[]>(
 }
 
 /** A {@link preparedQuery}: its rows, as a promise. */
-export interface PreparedQuery<Row, Params extends string[]> {
+export interface PreparedQuery<Row, Params extends unknown[]> {
   (db: Kysely<Database>, ...values: Params): Promise<Row[]>;
   /**
    * The rows at once where the database can answer synchronously (a read on SQLite, outside a transaction),
@@ -78,7 +79,7 @@ export interface PreparedQuery<Row, Params extends string[]> {
   firstNow(db: Kysely<Database>, ...values: Params): Row | undefined | Promise<Row | undefined>;
 }
 
-function compile<Params extends string[]>(
+function compile<Params extends unknown[]>(
   db: Kysely<Database>,
   build: (db: Kysely<Database>, ...placeholders: Params) => Compilable<unknown>,
   count: number,
