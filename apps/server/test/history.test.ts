@@ -284,6 +284,36 @@ describe.each(DIALECTS)('the history on %s', (dialect) => {
     expectError(await listActivity(t, alice.token, { cursor: forged }), 400, 'invalid_data');
   });
 
+  it('gives pages of exactly the size asked, whatever it is, and a cursor only while more entries follow', async () => {
+    const t = await createTestApp(db(), { deps: QUIET_TIMER });
+    const { alice, bob } = await people(t);
+    // 120 entries, more than the largest page: sent, received and credits, three to a millisecond.
+    const transfers: Insertable<TransfersTable>[] = [];
+    const credits: Insertable<WalletCreditsTable>[] = [];
+    for (let i = 0; i < 120; i++) {
+      const tick = { created_at: at(Math.floor(i / 3)) };
+      if (i % 3 === 0) transfers.push(transferRow(alice, bob, tick));
+      else if (i % 3 === 1) transfers.push(transferRow(bob, alice, tick));
+      else credits.push(creditRow(alice, 'outside', tick));
+    }
+    await insert(transfers, credits);
+    const expected = ordered([...transfers, ...credits]);
+
+    // Page sizes on both sides of those the server reads in one statement (11, 21, 51 and 101 entries).
+    for (const limit of [1, 9, 10, 11, 19, 20, 21, 37, 50, 51, 99, 100]) {
+      const first = await listActivity(t, alice.token, { limit: String(limit) });
+      expect(first.json().items.map((item: Entry) => item.id)).toEqual(expected.slice(0, limit));
+      const { entries, pages } = await allPages(t, alice, { limit: String(limit) });
+      expect(entries.map((entry) => entry.id)).toEqual(expected);
+      expect(pages).toBe(Math.ceil(expected.length / limit));
+    }
+    // A page that holds all there is has no cursor.
+    const { entries: few } = await allPages(t, bob, { limit: '100' });
+    expect(few.length).toBe(80);
+    expect((await listActivity(t, bob.token, { limit: '80' })).json().nextCursor).toBeNull();
+    expect((await listActivity(t, bob.token, { limit: '79' })).json().nextCursor).not.toBeNull();
+  }, 60_000);
+
   it('pages 5,000 transfers and 1,500 credits with many ties in created_at: every entry exactly once, in order, fast', async () => {
     const t = await createTestApp(db(), { deps: QUIET_TIMER });
     const { alice, bob, carol } = await people(t);

@@ -1,5 +1,5 @@
 import { DialError, maskIdentifier } from '@dial/core';
-import { type Kysely, type Selectable, sql } from 'kysely';
+import { type Compilable, type Kysely, type Selectable, sql } from 'kysely';
 import type { Hex } from 'viem';
 import type {
   CreditSource,
@@ -7,8 +7,8 @@ import type {
   TransferAsset,
   TransferStatus,
   TransfersTable,
-  WalletCreditsTable,
 } from '../db/database.js';
+import { preparedQuery } from '../db/preparedQuery.js';
 
 /** One line of a user's history, as `GET /api/activity` shows it: addresses and masked numbers, no people's ids. */
 export interface ActivityEntry {
@@ -67,8 +67,168 @@ export function decodeCursor(text: string): ActivityCursor {
 }
 
 type TransferRow = Selectable<TransfersTable>;
-type CreditRow = Selectable<WalletCreditsTable>;
-type Row = { kind: 'transfer'; row: TransferRow } | { kind: 'credit'; row: CreditRow };
+
+/**
+ * An entry of the merged history as the page's query reads it: a Dial transfer's or a credit's columns under
+ * the same names, and the other side's number when it is a Dial transfer.
+ */
+interface PageRow {
+  id: string;
+  /** Which of the three sources the entry comes from. */
+  kind: 'sent' | 'received' | 'credit';
+  /** A credit's source; `null` for a Dial transfer. */
+  source: CreditSource | null;
+  chain_id: number;
+  tx_hash: string | null;
+  block_number: number | string | null;
+  from_address: string | null;
+  to_address: string;
+  asset: TransferAsset;
+  amount: string;
+  status: TransferStatus;
+  created_at: string;
+  /** A transfer's recipient number as its sender typed it. */
+  recipient_phone: string | null;
+  /** The first phone number of the Dial user on the other side of a transfer. */
+  counterparty_phone: string | null;
+}
+
+/** Which page: the first or after a cursor, on every chain or on one, and how many entries it reads. */
+interface PageShape {
+  cursor: boolean;
+  chain: boolean;
+  /** `limit + 1`, written into the SQL (see {@link PAGE_READS}). */
+  reads: number;
+}
+
+/**
+ * How many entries a page's query may read: `limit + 1` rounded up to one of these, and the page cut to
+ * `limit`. The count is part of the SQL, not a parameter: on SQLite a bound LIMIT prepares the statement again
+ * at every run (the planner may use its value), which cost more than reading the page. The web app's pages (10,
+ * 20, 50 and 100 entries) read exactly one more.
+ */
+const PAGE_READS = [11, 21, 51, 101] as const;
+
+/**
+ * The page's query for a {@link PageShape}, prepared once: its parameters are the user's id, then the chain's
+ * id and the cursor's time and id when the shape has them.
+ *
+ * Keyset pagination over (created_at, id), in one statement and two steps:
+ * - which entries: each source read through its own index (sender, recipient, the credit's user) for `reads`
+ *   entries after the cursor, in order, from the index alone, the three merged and cut to `reads`;
+ * - their rows: only those entries read from their tables, with the other side's first phone number (kept on
+ *   their user's row).
+ * No entry is skipped or repeated when many share a millisecond, and what the page reads does not grow with
+ * the history.
+ */
+function pageQuery(shape: PageShape) {
+  const reads = sql.lit(shape.reads);
+  return preparedQuery((db, userId: string, ...rest: Array<string | number>): Compilable<PageRow> => {
+    const [chainId, createdAt, id] = shape.chain ? rest : [undefined, ...rest];
+    // Older than the cursor in the order (created_at desc, id desc). The first term alone is a range of the
+    // indexes, so a page deep in a long history starts where the cursor is.
+    const after = (table: 'transfers' | 'wallet_credits') =>
+      sql<boolean>`${sql.ref(`${table}.created_at`)} <= ${createdAt} and (${sql.ref(
+        `${table}.created_at`,
+      )} < ${createdAt} or ${sql.ref(`${table}.id`)} < ${id})`;
+    // Literal, not bound: SQLite uses a partial index (`status <> 'pending'`) only for a statement that says so.
+    const pending = sql.lit<TransferStatus>('pending');
+    const sent = db
+      .selectFrom('transfers')
+      .select(['created_at', 'id', sql<PageRow['kind']>`'sent'`.as('kind')])
+      .where('sender_user_id', '=', userId)
+      .$if(shape.chain, (query) => query.where('chain_id', '=', chainId as number))
+      .$if(shape.cursor, (query) => query.where(after('transfers')))
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(reads);
+    const received = db
+      .selectFrom('transfers')
+      .select(['created_at', 'id', sql<PageRow['kind']>`'received'`.as('kind')])
+      .where('recipient_user_id', '=', userId)
+      .where('sender_user_id', '<>', userId)
+      .where('status', '<>', pending)
+      .$if(shape.chain, (query) => query.where('chain_id', '=', chainId as number))
+      .$if(shape.cursor, (query) => query.where(after('transfers')))
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(reads);
+    const credits = db
+      .selectFrom('wallet_credits')
+      .select(['wallet_credits.created_at', 'wallet_credits.id', sql<PageRow['kind']>`'credit'`.as('kind')])
+      .where('wallet_credits.user_id', '=', userId)
+      .$if(shape.chain, (query) => query.where('wallet_credits.chain_id', '=', chainId as number))
+      .$if(shape.cursor, (query) => query.where(after('wallet_credits')))
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('transfers')
+              .select('transfers.id')
+              .whereRef('transfers.chain_id', '=', 'wallet_credits.chain_id')
+              .whereRef('transfers.tx_hash', '=', 'wallet_credits.tx_hash')
+              .whereRef('transfers.recipient_user_id', '=', 'wallet_credits.user_id')
+              .where('transfers.status', '<>', pending),
+          ),
+        ),
+      )
+      .orderBy('wallet_credits.created_at', 'desc')
+      .orderBy('wallet_credits.id', 'desc')
+      .limit(reads);
+    const entries = db
+      .selectFrom(sent.as('sent'))
+      .selectAll()
+      .unionAll(db.selectFrom(received.as('received')).selectAll())
+      .unionAll(db.selectFrom(credits.as('credits')).selectAll())
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(reads);
+    return db
+      .selectFrom(entries.as('entry'))
+      .leftJoin('transfers', (join) =>
+        join.on('entry.kind', '<>', sql.lit('credit')).onRef('transfers.id', '=', 'entry.id'),
+      )
+      .leftJoin('wallet_credits', (join) =>
+        join.on('entry.kind', '=', sql.lit('credit')).onRef('wallet_credits.id', '=', 'entry.id'),
+      )
+      .select((eb) => [
+        'entry.id',
+        'entry.kind',
+        'wallet_credits.source',
+        eb.fn.coalesce('transfers.chain_id', 'wallet_credits.chain_id').as('chain_id'),
+        eb.fn.coalesce('transfers.tx_hash', 'wallet_credits.tx_hash').as('tx_hash'),
+        'wallet_credits.block_number',
+        eb.fn.coalesce('transfers.from_address', 'wallet_credits.from_address').as('from_address'),
+        eb.fn.coalesce('transfers.to_address', 'wallet_credits.wallet_address').as('to_address'),
+        eb.fn.coalesce('transfers.asset', 'wallet_credits.asset').as('asset'),
+        eb.fn.coalesce('transfers.amount', 'wallet_credits.amount').as('amount'),
+        eb.fn.coalesce('transfers.status', 'wallet_credits.status').as('status'),
+        'entry.created_at',
+        'transfers.recipient_phone',
+        // A look-up by the user's key for each entry of the page: a join here could be planned as a scan of
+        // every user.
+        eb
+          .selectFrom('users')
+          .select('users.phone')
+          .where(
+            'users.id',
+            '=',
+            sql<string>`case ${sql.ref('entry.kind')} when 'sent' then ${sql.ref('transfers.recipient_user_id')} when 'received' then ${sql.ref('transfers.sender_user_id')} end`,
+          )
+          .as('counterparty_phone'),
+      ])
+      .orderBy('entry.created_at', 'desc')
+      .orderBy('entry.id', 'desc')
+      .$castTo<PageRow>();
+  });
+}
+
+/** The page queries, by shape: `first` or `after` a cursor, `OnChain` or not, then by {@link PAGE_READS}. */
+const pageQueries = {
+  first: PAGE_READS.map((reads) => pageQuery({ cursor: false, chain: false, reads })),
+  firstOnChain: PAGE_READS.map((reads) => pageQuery({ cursor: false, chain: true, reads })),
+  after: PAGE_READS.map((reads) => pageQuery({ cursor: true, chain: false, reads })),
+  afterOnChain: PAGE_READS.map((reads) => pageQuery({ cursor: true, chain: true, reads })),
+};
 
 /**
  * The user's history, newest first, a page of `limit` entries after `cursor`, on one chain or all:
@@ -79,10 +239,7 @@ type Row = { kind: 'transfer'; row: TransferRow } | { kind: 'credit'; row: Credi
  *   by the server on the chain or sent by it; a credit whose transaction is a proven Dial transfer to this
  *   user is listed once, as that transfer.
  *
- * Keyset pagination over (created_at, id): each source is read through its own index (sender, recipient,
- * the credit's user) for `limit + 1` rows after the cursor, the three are merged, and the page is cut. No
- * entry is skipped or repeated when many share a millisecond, and the cost does not grow with the history.
- * Phone numbers are looked up for the page's transfers only.
+ * One prepared statement ({@link pageQuery}): its cost does not grow with the history.
  */
 export async function listActivity(
   db: Kysely<Database>,
@@ -90,108 +247,58 @@ export async function listActivity(
   options: { limit: number; cursor: ActivityCursor | undefined; chainId: number | undefined },
 ): Promise<ActivityListPage> {
   const { limit, cursor, chainId } = options;
-  // Older than the cursor in the order (created_at desc, id desc); everything without one.
-  const after = (table: 'transfers' | 'wallet_credits') =>
-    cursor === undefined
-      ? sql<boolean>`1 = 1`
-      : sql<boolean>`(${sql.ref(`${table}.created_at`)} < ${cursor.createdAt} or (${sql.ref(
-          `${table}.created_at`,
-        )} = ${cursor.createdAt} and ${sql.ref(`${table}.id`)} < ${cursor.id}))`;
-
-  const sent = db
-    .selectFrom('transfers')
-    .selectAll()
-    .where('sender_user_id', '=', userId)
-    .$if(chainId !== undefined, (query) => query.where('chain_id', '=', chainId!))
-    .where(after('transfers'))
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(limit + 1)
-    .execute();
-  const received = db
-    .selectFrom('transfers')
-    .selectAll()
-    .where('recipient_user_id', '=', userId)
-    .where('sender_user_id', '<>', userId)
-    .where('status', '<>', 'pending')
-    .$if(chainId !== undefined, (query) => query.where('chain_id', '=', chainId!))
-    .where(after('transfers'))
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(limit + 1)
-    .execute();
-  const credits = db
-    .selectFrom('wallet_credits')
-    .selectAll()
-    .where('user_id', '=', userId)
-    .$if(chainId !== undefined, (query) => query.where('chain_id', '=', chainId!))
-    .where(after('wallet_credits'))
-    .where(({ not, exists, selectFrom }) =>
-      not(
-        exists(
-          selectFrom('transfers')
-            .select('transfers.id')
-            .whereRef('transfers.chain_id', '=', 'wallet_credits.chain_id')
-            .whereRef('transfers.tx_hash', '=', 'wallet_credits.tx_hash')
-            .whereRef('transfers.recipient_user_id', '=', 'wallet_credits.user_id')
-            .where('transfers.status', '<>', 'pending'),
-        ),
-      ),
-    )
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(limit + 1)
-    .execute();
-
-  const rows: Row[] = [
-    ...(await sent).map((row) => ({ kind: 'transfer' as const, row })),
-    ...(await received).map((row) => ({ kind: 'transfer' as const, row })),
-    ...(await credits).map((row) => ({ kind: 'credit' as const, row })),
-  ];
-  // The same order as the queries': ids are lower-case UUIDs, which sort alike in SQL and here.
-  rows.sort((a, b) => compareDesc(a.row, b.row));
-  const page = rows.slice(0, limit);
+  let reads = PAGE_READS.findIndex((count) => count > limit);
+  if (reads === -1) reads = PAGE_READS.length - 1;
+  let rows: PageRow[] | Promise<PageRow[]>;
+  if (cursor === undefined) {
+    rows =
+      chainId === undefined
+        ? pageQueries.first[reads]!.now(db, userId)
+        : pageQueries.firstOnChain[reads]!.now(db, userId, chainId);
+  } else {
+    rows =
+      chainId === undefined
+        ? pageQueries.after[reads]!.now(db, userId, cursor.createdAt, cursor.id)
+        : pageQueries.afterOnChain[reads]!.now(db, userId, chainId, cursor.createdAt, cursor.id);
+  }
+  const read = await rows;
+  const page = read.length > limit ? read.slice(0, limit) : read;
   const last = page[page.length - 1];
-  const nextCursor =
-    rows.length > limit && last !== undefined
-      ? encodeCursor({ createdAt: last.row.created_at, id: last.row.id })
-      : null;
-
-  const phones = await firstPhones(
-    db,
-    page.flatMap(({ kind, row }) => {
-      if (kind !== 'transfer') return [];
-      if (row.sender_user_id !== userId) return [row.sender_user_id];
-      return row.recipient_phone === null && row.recipient_user_id !== null ? [row.recipient_user_id] : [];
-    }),
-  );
   return {
-    items: page.map((entry) =>
-      entry.kind === 'transfer' ? transferEntry(entry.row, userId, phones) : creditEntry(entry.row),
-    ),
-    nextCursor,
+    items: page.map(pageEntry),
+    nextCursor:
+      read.length > limit && last !== undefined
+        ? encodeCursor({ createdAt: last.created_at, id: last.id })
+        : null,
   };
 }
 
-function compareDesc(a: { created_at: string; id: string }, b: { created_at: string; id: string }): number {
-  if (a.created_at !== b.created_at) return a.created_at < b.created_at ? 1 : -1;
-  if (a.id === b.id) return 0;
-  return a.id < b.id ? 1 : -1;
-}
-
-/** The first phone number of each user (as `GET /api/me` shows it, kept on the user's row), in one query. */
-async function firstPhones(db: Kysely<Database>, userIds: string[]): Promise<Map<string, string>> {
-  const phones = new Map<string, string>();
-  const ids = [...new Set(userIds)];
-  if (ids.length === 0) return phones;
-  const rows = await db
-    .selectFrom('users')
-    .select(['id', 'phone'])
-    .where('id', 'in', ids)
-    .where('phone', 'is not', null)
-    .execute();
-  for (const row of rows) phones.set(row.id, row.phone!);
-  return phones;
+/**
+ * A row of the page as the user sees it: addresses and a masked number, no people's ids. The sender of a Dial
+ * transfer sees the number they typed, or else the recipient's; its recipient sees the sender's.
+ */
+function pageEntry(row: PageRow): ActivityEntry {
+  const phone =
+    row.kind === 'sent'
+      ? (row.recipient_phone ?? row.counterparty_phone)
+      : row.kind === 'received'
+        ? row.counterparty_phone
+        : null;
+  return {
+    id: row.id,
+    source: row.source ?? 'dial',
+    direction: row.kind === 'sent' ? 'sent' : 'received',
+    chainId: Number(row.chain_id),
+    txHash: row.tx_hash as Hex | null,
+    blockNumber: row.block_number === null ? null : Number(row.block_number),
+    from: row.from_address as Hex | null,
+    to: row.to_address as Hex,
+    asset: row.asset,
+    amount: row.amount,
+    status: row.status,
+    createdAt: row.created_at,
+    counterparty: { phone: phone === null ? null : maskIdentifier(phone) },
+  };
 }
 
 /**
@@ -221,23 +328,5 @@ export function transferEntry(
     status: row.status,
     createdAt: row.created_at,
     counterparty: { phone: phone === null || phone === undefined ? null : maskIdentifier(phone) },
-  };
-}
-
-function creditEntry(row: CreditRow): ActivityEntry {
-  return {
-    id: row.id,
-    source: row.source,
-    direction: 'received',
-    chainId: Number(row.chain_id),
-    txHash: row.tx_hash as Hex | null,
-    blockNumber: row.block_number === null ? null : Number(row.block_number),
-    from: row.from_address as Hex | null,
-    to: row.wallet_address as Hex,
-    asset: row.asset,
-    amount: row.amount,
-    status: row.status,
-    createdAt: row.created_at,
-    counterparty: { phone: null },
   };
 }
