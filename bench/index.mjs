@@ -34,6 +34,7 @@ export const SECTIONS = [
   section('start', './start.mjs', 'benchStart'),
   section('browser', './browser.mjs', 'benchBrowser'),
   section('server', './server.mjs', 'benchServer'),
+  section('activity', './activity.mjs', 'benchActivity'),
   section('signin', './signin.mjs', 'benchSignIn'),
   section('memory', './memory.mjs', 'benchMemory'),
   section('wallet', './wallet.mjs', 'benchWallet'),

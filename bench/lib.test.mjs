@@ -123,7 +123,7 @@ describe('the command line', () => {
     const names = SECTIONS.map((entry) => entry.name);
     expect(new Set(names).size).toBe(names.length);
     expect(names).toEqual(
-      expect.arrayContaining(['start', 'browser', 'server', 'signin', 'memory', 'wallet']),
+      expect.arrayContaining(['start', 'browser', 'server', 'activity', 'signin', 'memory', 'wallet']),
     );
   });
 });

@@ -1,9 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { onWalletChange } from '../live/walletChanges';
 import { type ActivityEntry, listActivity } from './activityApi';
-import { appendNew, loadAtLeast } from './pages';
-
-const PAGE_SIZE = 10;
+import { appendNew, loadAtLeast, PAGE_SIZE } from './pages';
 
 export type ActivityState =
   | { status: 'loading' }
