@@ -133,29 +133,28 @@ function pageQuery(shape: PageShape) {
       )} < ${createdAt} or ${sql.ref(`${table}.id`)} < ${id})`;
     // Literal, not bound: SQLite uses a partial index (`status <> 'pending'`) only for a statement that says so.
     const pending = sql.lit<TransferStatus>('pending');
-    const sent = db
-      .selectFrom('transfers')
-      .select(['created_at', 'id', sql<PageRow['kind']>`'sent'`.as('kind')])
-      .where('sender_user_id', '=', userId)
-      .$if(shape.chain, (query) => query.where('chain_id', '=', chainId as number))
-      .$if(shape.cursor, (query) => query.where(after('transfers')))
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(reads);
-    const received = db
-      .selectFrom('transfers')
-      .select(['created_at', 'id', sql<PageRow['kind']>`'received'`.as('kind')])
-      .where('recipient_user_id', '=', userId)
+    // One side of the user's transfers, newest first.
+    const transfers = (side: 'sender_user_id' | 'recipient_user_id', kind: PageRow['kind']) =>
+      db
+        .selectFrom('transfers')
+        .select(['created_at', 'id', sql.lit(kind).as('kind')])
+        .where(side, '=', userId)
+        .$if(shape.chain, (query) => query.where('chain_id', '=', chainId as number))
+        .$if(shape.cursor, (query) => query.where(after('transfers')))
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(reads);
+    const sent = transfers('sender_user_id', 'sent');
+    const received = transfers('recipient_user_id', 'received')
       .where('sender_user_id', '<>', userId)
-      .where('status', '<>', pending)
-      .$if(shape.chain, (query) => query.where('chain_id', '=', chainId as number))
-      .$if(shape.cursor, (query) => query.where(after('transfers')))
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(reads);
+      .where('status', '<>', pending);
     const credits = db
       .selectFrom('wallet_credits')
-      .select(['wallet_credits.created_at', 'wallet_credits.id', sql<PageRow['kind']>`'credit'`.as('kind')])
+      .select([
+        'wallet_credits.created_at',
+        'wallet_credits.id',
+        sql.lit<PageRow['kind']>('credit').as('kind'),
+      ])
       .where('wallet_credits.user_id', '=', userId)
       .$if(shape.chain, (query) => query.where('wallet_credits.chain_id', '=', chainId as number))
       .$if(shape.cursor, (query) => query.where(after('wallet_credits')))
