@@ -104,8 +104,8 @@ interface PageShape {
 /**
  * How many entries a page's query may read: `limit + 1` rounded up to one of these, and the page cut to
  * `limit`. The count is part of the SQL, not a parameter: on SQLite a bound LIMIT prepares the statement again
- * at every run (the planner may use its value), which cost more than reading the page. The web app's pages (10,
- * 20, 50 and 100 entries) read exactly one more.
+ * at every run (the planner may use its value), which cost more than reading the page. The web app's pages (10
+ * and 20 entries), the API's default (50) and its largest (100) read exactly one more.
  */
 const PAGE_READS = [11, 21, 51, 101] as const;
 
@@ -115,7 +115,8 @@ const PAGE_READS = [11, 21, 51, 101] as const;
  *
  * Keyset pagination over (created_at, id), in one statement and two steps:
  * - which entries: each source read through its own index (sender, recipient, the credit's user) for `reads`
- *   entries after the cursor, in order, from the index alone, the three merged and cut to `reads`;
+ *   entries after the cursor, already in order (the sent side from the index alone), the three merged and cut
+ *   to `reads`;
  * - their rows: only those entries read from their tables, with the other side's first phone number (kept on
  *   their user's row).
  * No entry is skipped or repeated when many share a millisecond, and what the page reads does not grow with

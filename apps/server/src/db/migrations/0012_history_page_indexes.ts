@@ -3,9 +3,9 @@ import type { Kysely } from 'kysely';
 // Frozen once released: change the schema with a new migration, never by editing this one.
 //
 // Issue 12: the history's first page costs the same for 5,000 transfers as for 10. A page is read in the
-// order (created_at desc, id desc) from each side of a user's transfers: with id in these indexes, the
-// entries of a page are found from the index alone, already in that order, and only the page's own rows are
-// read from the table; each replaces the (user, created_at) index whose look-ups it also serves.
+// order (created_at desc, id desc) from each side of a user's transfers: with id in these indexes, a side's
+// entries come in that order without a sort (the sent side's from the index alone), and only the page's own
+// rows are read whole; each replaces the (user, created_at) index whose look-ups it also serves.
 
 // biome-ignore lint/suspicious/noExplicitAny: a migration must not depend on today's Database type
 export async function up(db: Kysely<any>): Promise<void> {
