@@ -26,7 +26,7 @@ const SHORT_HISTORY = 10;
 const CHAIN_IDS = [137, 42161, 8453, 84532, 7777777];
 const DAY_MS = 86_400_000;
 /**
- * The first page as the wallet's activity list asks for it: `PAGE_SIZE` of apps/web/src/activity/pages.ts
+ * The first page as the wallet's activity list asks for it: `PAGE_SIZE` of apps/web/src/activity/pageSize.ts
  * (bench/activity.test.mjs checks that they agree).
  */
 export const WALLET_PAGE_SIZE = 10;

@@ -4,9 +4,6 @@ import type { ActivityEntry, ActivityPage } from './activityApi';
 /** The server's largest page (`GET /api/activity` `limit`). */
 export const MAX_PAGE_SIZE = MAX_ACTIVITY_PAGE_SIZE;
 
-/** How many entries the activity list loads at a time: its first page, and each "Show more". */
-export const PAGE_SIZE = 10;
-
 /** `items` followed by those of `more` not already in it: overlapping pages never show an entry twice. */
 export function appendNew(items: readonly ActivityEntry[], more: readonly ActivityEntry[]): ActivityEntry[] {
   const seen = new Set(items.map((item) => item.id));

@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { onWalletChange } from '../live/walletChanges';
 import { type ActivityEntry, listActivity } from './activityApi';
-import { appendNew, loadAtLeast, PAGE_SIZE } from './pages';
+import { PAGE_SIZE } from './pageSize';
+import { appendNew, loadAtLeast } from './pages';
 
 export type ActivityState =
   | { status: 'loading' }
