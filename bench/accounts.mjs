@@ -3,10 +3,9 @@
 // SQLite through better-sqlite3 on the server's file, PostgreSQL through pg; the same statements for both,
 // written with `$1`-style parameters.
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { request } from 'node:http';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { ROOT } from './lib.mjs';
+import { ROOT, statusOf } from './lib.mjs';
 
 // The server's own dependencies (better-sqlite3, pg, viem), as it resolves them.
 const serverRequire = createRequire(join(ROOT, 'apps/server/package.json'));
@@ -97,14 +96,7 @@ export async function createAccount(server) {
     ],
   ]);
   const cookie = `dial_session=${token}`;
-  const status = await new Promise((resolve, reject) => {
-    const req = request(server.url('/api/me'), { headers: { cookie } }, (res) => {
-      res.resume();
-      resolve(res.statusCode);
-    });
-    req.on('error', reject);
-    req.end();
-  });
+  const status = await statusOf(server.url('/api/me'), { cookie });
   if (status !== 200) throw new Error(`GET /api/me with the bench's session answered ${status}`);
   return { cookie, userId, address, phone };
 }

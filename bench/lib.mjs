@@ -129,10 +129,10 @@ export async function startProcess(file, env, readyPath) {
   return { url, dataDir, stop, databaseUrl: env.DATABASE_URL, pid: child.pid, port };
 }
 
-/** The status of a `GET url` (0 when it could not be asked). */
-export function statusOf(url) {
+/** The status of a `GET url` with `headers` (0 when it could not be asked). */
+export function statusOf(url, headers = {}) {
   return new Promise((resolve) => {
-    const req = request(url, { agent: false }, (res) => {
+    const req = request(url, { agent: false, headers }, (res) => {
       res.resume();
       resolve(res.statusCode);
     });
