@@ -1,6 +1,7 @@
 // The signed-in person's own account: their sign-in methods (link, unlink, findability) and their sessions.
 import { OTP_CODE_LENGTH } from '@dial/core';
 import { type Static, Type } from 'typebox';
+import { AccountProofSchema, PendingAnswerSchema, PROOF_ERRORS, ProofOnlyBodySchema } from './accountChanges.js';
 import { defineRoute, RATE_LIMIT_ERRORS } from './defineRoute.js';
 import { ChannelSchema, OkSchema } from './shapes.js';
 import { SIWE_ERRORS, SignedSiweMessageSchema, SiweNonceSchema } from './siwe.js';
@@ -17,6 +18,10 @@ export const SignInMethodSchema = Type.Object({
   findable: Type.Union([Type.Boolean(), Type.Null()], {
     description:
       'Phone numbers: whether others may find this account by it for send-to-phone. Null for others.',
+  }),
+  trusted: Type.Boolean({
+    description:
+      'Linked with the key’s proof, or the account’s first method: a method linked without proof (false) cannot remove one that is, and a wallet becomes the account’s wallet only when trusted.',
   }),
   createdAt: Type.String({ format: 'date-time' }),
 });
@@ -73,15 +78,18 @@ export const linkCodeVerifyRoute = defineRoute({
   method: 'POST',
   url: '/api/auth/methods/code/verify',
   tags: ['account'],
-  summary: 'Checks the code; when it is right, links the phone number or e-mail address to the account.',
+  summary:
+    'Checks the code; when it is right, links the phone number or e-mail address to the account: at once with the proof (200), else after the cooling-off period (202).',
   session: true,
   body: Type.Object({
     channel: ChannelSchema,
     to: Type.String({ minLength: 1, maxLength: 320 }),
     code: Type.String({ pattern: `^[0-9]{${OTP_CODE_LENGTH}}$` }),
+    proof: Type.Optional(AccountProofSchema),
   }),
-  response: { 200: MethodAnswer },
+  response: { 200: MethodAnswer, 202: PendingAnswerSchema },
   errors: [
+    ...PROOF_ERRORS,
     'invalid_phone',
     'invalid_email',
     'invalid_code',
@@ -106,11 +114,12 @@ export const linkWalletRoute = defineRoute({
   method: 'POST',
   url: '/api/auth/methods/wallet',
   tags: ['account'],
-  summary: "Checks a signed SIWE message with a link nonce; when it holds, links the message's address.",
+  summary:
+    "Checks a signed SIWE message with a link nonce; when it holds, links the message's address: at once with the proof (200), else after the cooling-off period (202).",
   session: true,
-  body: SignedSiweMessageSchema,
-  response: { 200: MethodAnswer },
-  errors: [...SIWE_ERRORS, ...LINK_ERRORS, ...RATE_LIMIT_ERRORS],
+  body: Type.Object({ ...SignedSiweMessageSchema.properties, proof: Type.Optional(AccountProofSchema) }),
+  response: { 200: MethodAnswer, 202: PendingAnswerSchema },
+  errors: [...SIWE_ERRORS, ...LINK_ERRORS, ...PROOF_ERRORS, ...RATE_LIMIT_ERRORS],
 });
 
 export const updateMethodRoute = defineRoute({
@@ -121,20 +130,38 @@ export const updateMethodRoute = defineRoute({
     "Turns a phone number's findability for send-to-phone on or off (an e-mail address or wallet: 400 invalid_data).",
   session: true,
   params: Type.Object({ id: IdSchema }),
-  body: Type.Object({ findable: Type.Boolean() }, { additionalProperties: false }),
-  response: { 200: MethodAnswer },
-  errors: ['not_found'],
+  body: Type.Object(
+    { findable: Type.Boolean(), proof: Type.Optional(AccountProofSchema) },
+    { additionalProperties: false },
+  ),
+  response: { 200: MethodAnswer, 202: PendingAnswerSchema },
+  errors: ['not_found', ...PROOF_ERRORS],
 });
 
 export const removeMethodRoute = defineRoute({
   method: 'POST',
   url: '/api/auth/methods/:id/remove',
   tags: ['account'],
-  summary: 'Unlinks a sign-in method; the last one cannot be removed.',
+  summary:
+    'Unlinks a sign-in method (the last one cannot be removed), ending the sessions it started: at once with the proof (200), else after the cooling-off period (202). A session of a method linked without proof cannot remove one linked with it (403 method_outranked).',
   session: true,
   params: Type.Object({ id: IdSchema }),
-  response: { 200: OkSchema },
-  errors: ['not_found', 'last_method'],
+  body: ProofOnlyBodySchema,
+  response: { 200: OkSchema, 202: PendingAnswerSchema },
+  errors: ['not_found', 'last_method', 'method_outranked', ...PROOF_ERRORS],
+});
+
+export const useWalletRoute = defineRoute({
+  method: 'POST',
+  url: '/api/auth/methods/:id/use-wallet',
+  tags: ['account'],
+  summary:
+    "Makes a wallet linked without proof the account's wallet (trusted): at once with the proof (200), else after the cooling-off period (202).",
+  session: true,
+  params: Type.Object({ id: IdSchema }),
+  body: ProofOnlyBodySchema,
+  response: { 200: MethodAnswer, 202: PendingAnswerSchema },
+  errors: ['not_found', ...PROOF_ERRORS],
 });
 
 export const SessionInfoSchema = Type.Object({
@@ -166,21 +193,25 @@ export const endSessionRoute = defineRoute({
   method: 'POST',
   url: '/api/auth/sessions/:id/end',
   tags: ['account'],
-  summary: 'Ends one of the person’s sessions on every server at once (this one too: then it signs out).',
+  summary:
+    'Ends one of the person’s sessions on every server at once (this one too: then it signs out, no proof needed). Another session: at once with the proof (200), else after the cooling-off period (202).',
   session: true,
   params: Type.Object({ id: IdSchema }),
-  response: { 200: OkSchema },
-  errors: ['not_found'],
+  body: ProofOnlyBodySchema,
+  response: { 200: OkSchema, 202: PendingAnswerSchema },
+  errors: ['not_found', ...PROOF_ERRORS],
 });
 
 export const endOtherSessionsRoute = defineRoute({
   method: 'POST',
   url: '/api/auth/sessions/end-others',
   tags: ['account'],
-  summary: 'Ends every session of the person but this one.',
+  summary:
+    'Ends every session of the person but this one: at once with the proof (200), else after the cooling-off period (202).',
   session: true,
-  response: { 200: Type.Object({ ended: Type.Integer({ minimum: 0 }) }) },
-  errors: [],
+  body: ProofOnlyBodySchema,
+  response: { 200: Type.Object({ ended: Type.Integer({ minimum: 0 }) }), 202: PendingAnswerSchema },
+  errors: [...PROOF_ERRORS],
 });
 
 export const logoutEverywhereRoute = defineRoute({
@@ -188,8 +219,9 @@ export const logoutEverywhereRoute = defineRoute({
   url: '/api/auth/logout/everywhere',
   tags: ['account'],
   summary:
-    'Signs out everywhere: ends every session of the person, this one included, and clears the cookie.',
+    'Signs out everywhere: ends this session and clears the cookie; the others at once with the proof (200), else after the cooling-off period (202).',
   session: true,
-  response: { 200: OkSchema },
-  errors: [],
+  body: ProofOnlyBodySchema,
+  response: { 200: OkSchema, 202: PendingAnswerSchema },
+  errors: [...PROOF_ERRORS],
 });

@@ -23,6 +23,14 @@ export const WalletEventSchema = Type.Union([
     },
     { additionalProperties: false },
   ),
+  Type.Object(
+    {
+      kind: Type.Literal('account'),
+      /** A change to the account was asked for, cancelled, applied or refused, or a notice was recorded. */
+      change: Type.Enum(['requested', 'settled', 'notice']),
+    },
+    { additionalProperties: false },
+  ),
 ]);
 
 /**

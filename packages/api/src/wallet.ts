@@ -1,6 +1,7 @@
 // The embedded wallet: registering it, proof of possession, share rotation and export.
 import { SHARE_LENGTH, WALLET_PROOF_PURPOSES } from '@dial/core';
 import { type Static, Type } from 'typebox';
+import { AccountProofSchema } from './accountChanges.js';
 import { defineRoute, RATE_LIMIT_ERRORS } from './defineRoute.js';
 import { RecoveryInputSchema, RecoveryMethodSchema } from './recovery.js';
 import { ADDRESS_PATTERN, GenerationSchema, HexString } from './shapes.js';
@@ -138,16 +139,17 @@ export type RotateSharesRequest = Static<typeof rotateSharesRoute.schema.body>;
 export type RotatedShares = Static<(typeof rotateSharesRoute.schema.response)[200]>;
 
 export const walletExportRoute = defineRoute({
-  method: 'GET',
+  method: 'POST',
   url: '/api/wallet/export',
   tags: ['wallet'],
   summary:
-    'The auth share for exporting the key, to a session re-authenticated within the last 5 minutes; recorded, and the owner is notified.',
+    "The auth share for exporting the key, to a session re-authenticated within the last 5 minutes and with the key's proof (action `export-key`); recorded, and the owner is notified.",
   session: true,
+  body: Type.Object({ proof: AccountProofSchema }, { additionalProperties: false }),
   response: {
     200: Type.Object({ address: AddressSchema, authShare: AuthShareSchema, generation: GenerationSchema }),
   },
-  errors: ['reauthentication_required', 'wallet_not_found'],
+  errors: ['reauthentication_required', 'wallet_not_found', 'wallet_proof_invalid', 'wallet_proof_expired'],
 });
 
 export type WalletExport = Static<(typeof walletExportRoute.schema.response)[200]>;

@@ -40,6 +40,9 @@ export type ErrorCode =
   | 'rate_limit_unavailable'
   | 'not_ready'
   | 'wallet_proof_invalid'
+  | 'account_proof_required'
+  | 'method_outranked'
+  | 'change_not_pending'
   | 'wallet_proof_expired'
   | 'wallet_address_taken'
   | 'not_your_transaction'
@@ -194,6 +197,20 @@ export const ERROR_CATALOGUE: Readonly<Record<ErrorCode, ErrorSpec>> = {
     status: 403,
     message:
       "Your wallet's key did not confirm this change, so nothing was changed. Open Dial in the browser that holds your wallet and try again.",
+  },
+  account_proof_required: {
+    status: 403,
+    message:
+      "This change needs your wallet's confirmation: open Dial in a browser that holds your wallet (or recover it there) and try again.",
+  },
+  method_outranked: {
+    status: 403,
+    message:
+      'A sign-in method linked without your wallet’s confirmation cannot remove one that was. Confirm with your wallet to remove it.',
+  },
+  change_not_pending: {
+    status: 409,
+    message: 'That change is no longer waiting: it was already made, cancelled or refused.',
   },
   wallet_proof_expired: {
     status: 400,

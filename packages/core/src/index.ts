@@ -42,3 +42,4 @@ export * from './toE164.js';
 export * from './usdc.js';
 export * from './walletConnectionLimits.js';
 export * from './walletProofMessage.js';
+export * from './accountChangeMessage.js';

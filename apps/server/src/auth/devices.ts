@@ -1,10 +1,10 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { AppContext } from '../appContext.js';
 import type { Database } from '../db/database.js';
 import type { CookieOptions } from '../http/cookies.js';
-import { hashToken } from './sessions.js';
+import { hashToken, MAX_USER_AGENT_LENGTH } from './sessions.js';
 
 /**
  * The device cookie's name: a long-lived random token that tells this browser apart from others. Codes are
@@ -84,18 +84,27 @@ export async function rememberDevice(
   userId: string,
   deviceHash: string,
   now: Date,
+  userAgent?: string | undefined,
 ): Promise<{ isNewDevice: boolean }> {
   const at = now.toISOString();
+  const agent = userAgent?.slice(0, MAX_USER_AGENT_LENGTH) ?? null;
   const inserted = await db
     .insertInto('known_devices')
-    .values({ user_id: userId, device_hash: deviceHash, created_at: at, last_seen_at: at })
+    .values({
+      user_id: userId,
+      device_hash: deviceHash,
+      id: randomUUID(),
+      user_agent: agent,
+      created_at: at,
+      last_seen_at: at,
+    })
     .onConflict((conflict) => conflict.columns(['user_id', 'device_hash']).doNothing())
     .returning('user_id')
     .executeTakeFirst();
   if (inserted !== undefined) return { isNewDevice: true };
   await db
     .updateTable('known_devices')
-    .set({ last_seen_at: at })
+    .set({ last_seen_at: at, user_agent: agent })
     .where('user_id', '=', userId)
     .where('device_hash', '=', deviceHash)
     .execute();

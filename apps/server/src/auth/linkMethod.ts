@@ -13,6 +13,8 @@ export interface SignInMethod {
   value: string;
   /** A phone number's findability for send-to-phone; `null` for e-mail addresses and wallets. */
   findable: boolean | null;
+  /** Linked with the key's proof, or the account's first method (see `identities.trusted`). */
+  trusted: boolean;
   createdAt: string;
 }
 
@@ -22,6 +24,7 @@ export function toSignInMethod(row: {
   kind: IdentityKind;
   value: string;
   findable: number;
+  trusted: number;
   created_at: string;
 }): SignInMethod {
   return {
@@ -29,6 +32,7 @@ export function toSignInMethod(row: {
     kind: row.kind,
     value: row.value,
     findable: row.kind === 'phone' ? row.findable === 1 : null,
+    trusted: Number(row.trusted) === 1,
     createdAt: row.created_at,
   };
 }
@@ -50,25 +54,21 @@ export async function linkMethod(
   method: { kind: IdentityKind; value: string },
   maxMethods: number,
   now: Date,
+  trusted: boolean,
 ): Promise<SignInMethod> {
   try {
     return await db.transaction().execute(async (trx) => {
       if (dialectOf(db) === 'postgres') {
         await sql`select id from users where id = ${userId} for update`.execute(trx);
       }
-      await refuseExisting(trx, userId, method.value);
-      const { count } = await trx
-        .selectFrom('identities')
-        .select((eb) => eb.fn.countAll<number | string | bigint>().as('count'))
-        .where('user_id', '=', userId)
-        .executeTakeFirstOrThrow();
-      if (Number(count) >= maxMethods) throw new DialError('methods_limit_reached');
+      await checkLinkable(trx, userId, method.value, maxMethods);
       const row = {
         id: randomUUID(),
         kind: method.kind,
         value: method.value,
         user_id: userId,
         findable: 1,
+        trusted: trusted ? 1 : 0,
         created_at: now.toISOString(),
       };
       await trx.insertInto('identities').values(row).execute();
@@ -79,6 +79,27 @@ export async function linkMethod(
     if (isUniqueViolation(error)) await refuseExisting(db, userId, method.value);
     throw error;
   }
+}
+
+/**
+ * Refuses a value that cannot be linked to the user now: theirs already, another account's, or one over
+ * `maxMethods`. Checked when a change without proof is asked for, and again when it is made.
+ *
+ * @throws {DialError} `method_already_linked`, `method_taken`, `methods_limit_reached`.
+ */
+export async function checkLinkable(
+  db: Kysely<Database>,
+  userId: string,
+  value: string,
+  maxMethods: number,
+): Promise<void> {
+  await refuseExisting(db, userId, value);
+  const { count } = await db
+    .selectFrom('identities')
+    .select((eb) => eb.fn.countAll<number | string | bigint>().as('count'))
+    .where('user_id', '=', userId)
+    .executeTakeFirstOrThrow();
+  if (Number(count) >= maxMethods) throw new DialError('methods_limit_reached');
 }
 
 async function refuseExisting(db: Kysely<Database>, userId: string, value: string): Promise<void> {

@@ -74,7 +74,12 @@ export function registerOtpRoutes(app: TypedApp, ctx: AppContext): void {
         { allowlist: ctx.config.allowlist, maxUsers: ctx.config.maxUsers },
         now,
       );
-      await startSignedInSession(request, reply, ctx, { user, isNewUser, method: kind });
+      await startSignedInSession(request, reply, ctx, {
+        user,
+        isNewUser,
+        method: kind,
+        identifier: target.identifier,
+      });
       return { user, isNewUser };
     },
   );

@@ -49,6 +49,10 @@ export interface SessionOrigin {
   userAgent?: string | undefined;
   /** The kind of sign-in method that started it. */
   method?: IdentityKind | undefined;
+  /** The sign-in method (identities.id) that started it, when it is one of the account's methods. */
+  identityId?: string | null | undefined;
+  /** The browser's device hash (`ensureDevice`). */
+  deviceHash?: string | null | undefined;
 }
 
 /** The longest `User-Agent` a session keeps. */
@@ -72,6 +76,8 @@ export async function createSession(
       id,
       user_agent: origin.userAgent?.slice(0, MAX_USER_AGENT_LENGTH) ?? null,
       method: origin.method ?? null,
+      identity_id: origin.identityId ?? null,
+      device_hash: origin.deviceHash ?? null,
       user_id: userId,
       created_at: now.toISOString(),
       last_seen_at: now.toISOString(),

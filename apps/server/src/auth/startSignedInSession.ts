@@ -16,23 +16,30 @@ export async function startSignedInSession(
   request: FastifyRequest,
   reply: FastifyReply,
   ctx: AppContext,
-  signedIn: { user: User; isNewUser: boolean; method: IdentityKind },
+  signedIn: { user: User; isNewUser: boolean; method: IdentityKind; identifier: string },
 ): Promise<void> {
   const now = ctx.now();
   const previous = request.cookies[SESSION_COOKIE];
   if (previous !== undefined) await endSession(ctx.db, previous);
+  const deviceHash = ensureDevice(request, reply, ctx);
+  // The method that proved this sign-in, when it is one of the account's (an embedded wallet's own key signs
+  // in without being one): removing it ends the session.
+  const identity = await ctx.db
+    .selectFrom('identities')
+    .select('id')
+    .where('value', '=', signedIn.identifier)
+    .where('user_id', '=', signedIn.user.id)
+    .executeTakeFirst();
+  const userAgent = request.headers['user-agent'];
   const { token, expiresAt } = await createSession(ctx.db, signedIn.user.id, ctx.config.session, now, {
-    userAgent: request.headers['user-agent'],
+    userAgent,
     method: signedIn.method,
+    identityId: identity?.id ?? null,
+    deviceHash,
   });
   setSessionCookie(reply, ctx, token, expiresAt);
 
-  const { isNewDevice } = await rememberDevice(
-    ctx.db,
-    signedIn.user.id,
-    ensureDevice(request, reply, ctx),
-    now,
-  );
+  const { isNewDevice } = await rememberDevice(ctx.db, signedIn.user.id, deviceHash, now, userAgent);
   if (isNewDevice && !signedIn.isNewUser) {
     await notifyOwner(ctx, signedIn.user, 'new-browser-sign-in', request.log);
   }

@@ -206,6 +206,16 @@ export const CONFIG_VARIABLES = {
       'The most sign-in methods (phone numbers, e-mail addresses, wallets) one account may link; ' +
       'linking more gets `methods_limit_reached`.',
   },
+  COOLING_OFF_HOURS: {
+    default: '48',
+    parse: integer(1, 24 * 30),
+    doc:
+      'How long a change to the account asked for without the key’s proof waits before it is made (linking ' +
+      'or removing a sign-in method, ending other sessions, a phone number’s findability, making a wallet ' +
+      'the account’s, forgetting a browser). Every method and signed-in browser of the account is told at ' +
+      'once, and any session with the proof can cancel it. A browser holding its wallet proves the key ' +
+      'without a prompt, so the owner does not wait.',
+  },
   WALLETCONNECT_PROJECT_ID: {
     parse: walletConnectProjectId,
     defaultDoc: 'unset (no WalletConnect)',

@@ -25,6 +25,7 @@ export interface Database {
   wallet_credits: WalletCreditsTable;
   chain_watch: ChainWatchTable;
   price_quotes: PriceQuotesTable;
+  account_changes: AccountChangesTable;
 }
 
 export interface UsersTable {
@@ -64,6 +65,12 @@ export interface IdentitiesTable {
    * phone number's is read.
    */
   findable: ColumnType<number, number | undefined, number>;
+  /**
+   * 1: the account started with this method, or linked it with the key's proof (and every method linked
+   * before migration 0013); 0: linked after a cooling-off without proof. An untrusted method cannot remove a
+   * trusted one, and only a trusted wallet becomes the account's wallet.
+   */
+  trusted: ColumnType<number, number | undefined, number>;
   created_at: string;
 }
 
@@ -111,6 +118,10 @@ export interface SessionsTable {
   expires_at: string;
   /** When this session last proved its owner with a fresh one-time code (`/api/auth/reauth/verify`). */
   reauthenticated_at: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The sign-in method (identities.id) that started it; removing the method ends it. Null before 0013. */
+  identity_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** SHA-256 of the browser's `dial_device` cookie; forgetting the browser ends it. Null before 0013. */
+  device_hash: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface WalletsTable {
@@ -229,7 +240,7 @@ export interface OnrampSessionsTable {
 }
 
 /** What a wallet proof is for (core's `WalletProofPurpose`). */
-export type WalletChallengePurpose = 'register-wallet' | 'rotate-shares';
+export type WalletChallengePurpose = 'register-wallet' | 'rotate-shares' | 'account-change';
 
 /** A challenge for the wallet's key to sign: single use, short-lived, bound to a user, session and purpose. */
 export interface WalletChallengesTable {
@@ -248,6 +259,10 @@ export interface KnownDevicesTable {
   user_id: string;
   /** SHA-256 of the browser's `dial_device` cookie, hex. Never the cookie itself. */
   device_hash: string;
+  /** A UUID naming the browser in the browsers list and its URLs; never the cookie or its hash. */
+  id: string;
+  /** The browser's `User-Agent` at its latest sign-in (at most 512 characters), for its name; null if none. */
+  user_agent: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: string;
   /** The latest sign-in from it. */
   last_seen_at: string;
@@ -268,14 +283,54 @@ export type AccountEventKind =
   | 'key-exported'
   | 'new-browser-sign-in'
   | 'method-linked'
-  | 'method-removed';
+  | 'method-removed'
+  | 'change-requested'
+  | 'change-cancelled'
+  | 'change-applied'
+  | 'change-failed'
+  | 'account-secured'
+  | 'browser-forgotten'
+  | 'sessions-ended';
 
-/** An event the owner was sent a notice about. */
+/** An event the owner was sent a notice about, and sees in the app's notices list. */
 export interface AccountEventsTable {
   id: string;
   user_id: string;
   kind: AccountEventKind;
   created_at: string;
+  /** JSON: what the notice names (the method linked, the change asked for…); null when nothing. */
+  details: ColumnType<string | null, string | null | undefined, string | null>;
+  /** When the owner saw it in the app's notices list; null while unread. */
+  read_at: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** Where a change asked for without the key's proof stands. */
+export type AccountChangeStatus = 'pending' | 'applied' | 'cancelled' | 'failed';
+
+/**
+ * A change to the account asked for by a session without the key's proof: it waits out the cooling-off
+ * period (`COOLING_OFF_HOURS`), then is applied, unless a session with proof cancels it first.
+ */
+export interface AccountChangesTable {
+  id: string;
+  user_id: string;
+  /** What it does: core's `AccountChangeAction`. */
+  action: string;
+  /** JSON: the change's own fields (the method to link, the method to remove…). */
+  details: string;
+  /** The public id of the session that asked. */
+  requested_by_session: string | null;
+  /** The sign-in method (identities.id) that session started with. */
+  requested_by_identity: string | null;
+  /** The asking browser's name ("Chrome on Linux"). */
+  requested_from: string | null;
+  status: AccountChangeStatus;
+  created_at: string;
+  /** When the cooling-off period ends. */
+  applies_at: string;
+  settled_at: string | null;
+  /** A failed change's error code; 'cancelled' changes: who cancelled. */
+  outcome: string | null;
 }
 
 /** What a Sign-In with Ethereum nonce is for: signing in, or linking a wallet to the signed-in account. */

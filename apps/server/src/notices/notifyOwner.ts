@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
 import type { AppContext } from '../appContext.js';
 import type { User } from '../auth/users.js';
-import type { AccountEventKind } from '../db/database.js';
+import type { AccountEventKind, Database } from '../db/database.js';
 import { type Channel, createNoticeText, DeliveryError } from '../delivery/index.js';
 
 /** What the owner of an account is told about: the kinds of event `account_events` records. */
@@ -10,20 +11,24 @@ export type NoticeKind = AccountEventKind;
 
 /**
  * Tells the owner of an account that something security-relevant happened on it: records the event in
- * `account_events`, then sends a short notice ("…Was this not you?…") to the user's phone by SMS, or to
- * their e-mail address when they have no phone, through the server's transports (the dev outbox in
- * development). The notice carries no code and no secret.
+ * `account_events` (the app's notices list, where wallet-only accounts read it), then sends a short notice
+ * ("…Was this not you?…") to EVERY phone number (by SMS) and e-mail address of the account, through the
+ * server's transports (the dev outbox in development): a SIM swap takes one of them, not all. The notice
+ * carries no code and no secret.
  *
  * Never throws: the action it reports has already happened, so a notice that cannot be recorded or sent is
  * logged (kind, channel and the transport's reason, never the address or the text) and the action succeeds.
  * It waits for the transport, which has its own timeouts, so a test or a caller sees the notice sent.
  *
  * @param ctx - the app context (its database, clock and transports).
- * @param user - the owner; their phone, else their e-mail, receives the notice.
+ * @param user - the owner; every phone number and e-mail address of their account receives the notice.
  * @param kind - what happened.
  * @param log - the request's logger.
- * @param options.alsoTo - a second phone number or e-mail address to tell (once, when it is not the first):
- *   a sign-in method just removed hears that it no longer signs in to the account.
+ * @param options.alsoTo - a phone number or e-mail address to tell besides the account's (once): a sign-in
+ *   method just removed hears that it no longer signs in to the account.
+ * @param options.summary - what exactly happened, in words, for the notice and the app's list (no secret).
+ * @param options.skip - addresses not to tell: a method linked by the change itself, which hears nothing
+ *   until it is the account's.
  * @example
  * ```ts
  * await notifyOwner(ctx, request.user!, 'recovery-changed', request.log);
@@ -31,33 +36,56 @@ export type NoticeKind = AccountEventKind;
  */
 export async function notifyOwner(
   ctx: Pick<AppContext, 'db' | 'now' | 'transports'>,
-  user: User,
+  user: Pick<User, 'id'>,
   kind: NoticeKind,
   log: FastifyBaseLogger,
-  options: { alsoTo?: Recipient | undefined } = {},
+  options: { alsoTo?: Recipient | undefined; summary?: string | undefined } = {},
 ): Promise<void> {
   const now = ctx.now();
+  const { summary } = options;
   try {
     await ctx.db
       .insertInto('account_events')
-      .values({ id: randomUUID(), user_id: user.id, kind, created_at: now.toISOString() })
+      .values({
+        id: randomUUID(),
+        user_id: user.id,
+        kind,
+        created_at: now.toISOString(),
+        details: summary === undefined ? null : JSON.stringify({ summary }),
+      })
       .execute();
   } catch (error) {
     log.error({ err: error, notice: kind }, 'account event not recorded');
   }
 
-  const recipients: Recipient[] = [];
-  const owner = noticeRecipient(user);
-  if (owner !== undefined) recipients.push(owner);
+  let recipients: Recipient[] = [];
+  try {
+    recipients = await noticeRecipients(ctx.db, user.id);
+  } catch (error) {
+    log.error({ err: error, notice: kind }, 'notice recipients not read');
+  }
   const { alsoTo } = options;
-  if (alsoTo !== undefined && !(alsoTo.channel === owner?.channel && alsoTo.to === owner.to)) {
+  if (alsoTo !== undefined && !recipients.some((r) => r.channel === alsoTo.channel && r.to === alsoTo.to)) {
     recipients.push(alsoTo);
   }
   if (recipients.length === 0) {
-    log.warn({ notice: kind }, 'notice not sent: the user has no phone number or e-mail address');
+    log.info({ notice: kind }, 'notice recorded in the app only: the account has no phone number or e-mail address');
     return;
   }
-  for (const recipient of recipients) await sendNotice(ctx, recipient, kind, now, log);
+  for (const recipient of recipients) await sendNotice(ctx, recipient, kind, now, log, summary);
+}
+
+/** Every phone number and e-mail address of the account, oldest first: where its notices go. */
+export async function noticeRecipients(db: Kysely<Database>, userId: string): Promise<Recipient[]> {
+  const rows = await db
+    .selectFrom('identities')
+    .select(['kind', 'value'])
+    .where('user_id', '=', userId)
+    .where('kind', 'in', ['phone', 'email'])
+    .orderBy('created_at')
+    .orderBy('value')
+    .execute();
+  return rows.map((row) => ({ channel: row.kind === 'phone' ? 'sms' : 'email', to: row.value }));
 }
 
 /** A phone number (by SMS) or e-mail address a notice goes to. */
@@ -72,13 +100,14 @@ async function sendNotice(
   kind: NoticeKind,
   now: Date,
   log: FastifyBaseLogger,
+  summary: string | undefined,
 ): Promise<void> {
   const transport = ctx.transports[channel];
   if (transport === undefined) {
     log.warn({ notice: kind, channel }, 'notice not sent: no transport for its channel');
     return;
   }
-  const { subject, text } = createNoticeText(kind, channel, now);
+  const { subject, text } = createNoticeText(kind, channel, now, 'Dial', summary);
   try {
     await transport.send({ channel, to, subject, text });
     log.info({ notice: kind, channel, transport: transport.name }, 'notice sent');
@@ -88,13 +117,6 @@ async function sendNotice(
     const reason = error instanceof DeliveryError ? error.message : errorName(error);
     log.warn({ notice: kind, channel, transport: transport.name, reason }, 'notice delivery failed');
   }
-}
-
-/** Where a user's notices go: their phone by SMS, else their e-mail address. */
-function noticeRecipient(user: User): Recipient | undefined {
-  if (user.phone !== null) return { channel: 'sms', to: user.phone };
-  if (user.email !== null) return { channel: 'email', to: user.email };
-  return undefined;
 }
 
 function errorName(error: unknown): string {

@@ -3,7 +3,7 @@ import { DialError, type WalletProofFields, type WalletProofPurpose, walletProof
 import type { Kysely } from 'kysely';
 import { type Hex, isHex, recoverMessageAddress } from 'viem';
 import { hashToken } from '../auth/sessions.js';
-import type { Database } from '../db/database.js';
+import type { Database, WalletChallengePurpose } from '../db/database.js';
 
 /** How long a challenge can be signed and used. */
 export const CHALLENGE_TTL_SECONDS = 300;
@@ -20,7 +20,7 @@ export interface ChallengeOwner {
   userId: string;
   /** SHA-256 of the session token (`sessionHashOf`). */
   sessionHash: string;
-  purpose: WalletProofPurpose;
+  purpose: WalletChallengePurpose;
 }
 
 /**
@@ -64,9 +64,32 @@ export async function verifyWalletProof(
   fields: Omit<WalletProofFields, 'purpose' | 'challenge' | 'userId'>,
   now: Date,
 ): Promise<void> {
+  await consumeChallenge(db, owner, proof.challenge, now);
+  const message = walletProofMessage({
+    ...fields,
+    purpose: owner.purpose as WalletProofPurpose,
+    challenge: proof.challenge,
+    userId: owner.userId,
+  });
+  await checkSigner(message, proof.signature, fields.address);
+}
+
+/**
+ * Uses up a challenge: one conditional delete, so it works once across servers, and only for the user,
+ * session and purpose it was issued to, before it expires.
+ *
+ * @throws {DialError} `wallet_proof_expired` when the challenge is unknown, used, expired, or another
+ *   session's, user's or purpose's.
+ */
+export async function consumeChallenge(
+  db: Kysely<Database>,
+  owner: ChallengeOwner,
+  challenge: string,
+  now: Date,
+): Promise<void> {
   const used = await db
     .deleteFrom('wallet_challenges')
-    .where('challenge_hash', '=', hashToken(proof.challenge))
+    .where('challenge_hash', '=', hashToken(challenge))
     .where('user_id', '=', owner.userId)
     .where('session_hash', '=', owner.sessionHash)
     .where('purpose', '=', owner.purpose)
@@ -78,20 +101,22 @@ export async function verifyWalletProof(
       details: "challenge unknown, used, expired or not this session's",
     });
   }
-  const message = walletProofMessage({
-    ...fields,
-    purpose: owner.purpose,
-    challenge: proof.challenge,
-    userId: owner.userId,
-  });
+}
+
+/**
+ * Checks that `signature` is `address`'s EIP-191 signature of `message`.
+ *
+ * @throws {DialError} `wallet_proof_invalid` when the signature is malformed or by another key.
+ */
+export async function checkSigner(message: string, signature: string, address: string): Promise<void> {
   let signer: string;
   try {
-    if (!isHex(proof.signature) || proof.signature.length !== 132) throw new Error('not 65 bytes of hex');
-    signer = await recoverMessageAddress({ message, signature: proof.signature as Hex });
+    if (!isHex(signature) || signature.length !== 132) throw new Error('not 65 bytes of hex');
+    signer = await recoverMessageAddress({ message, signature: signature as Hex });
   } catch (error) {
     throw new DialError('wallet_proof_invalid', { details: 'malformed signature', cause: error });
   }
-  if (signer.toLowerCase() !== fields.address.toLowerCase()) {
+  if (signer.toLowerCase() !== address.toLowerCase()) {
     throw new DialError('wallet_proof_invalid', { details: 'signed by another key' });
   }
 }

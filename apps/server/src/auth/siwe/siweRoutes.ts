@@ -114,7 +114,12 @@ export function registerSiweRoutes(app: TypedApp, ctx: AppContext): void {
               { allowlist: ctx.config.allowlist, maxUsers: ctx.config.maxUsers },
               ctx.now(),
             );
-      await startSignedInSession(request, reply, ctx, { user, isNewUser, method: 'wallet' });
+      await startSignedInSession(request, reply, ctx, {
+        user,
+        isNewUser,
+        method: 'wallet',
+        identifier: address,
+      });
       return { user, isNewUser };
     },
   );

@@ -11,6 +11,7 @@ import * as liveWalletHistory from './0009_live_wallet_history.js';
 import * as identitiesByKind from './0010_identities_by_kind.js';
 import * as userDisplayColumns from './0011_user_display_columns.js';
 import * as historyPageIndexes from './0012_history_page_indexes.js';
+import * as accountOwnership from './0013_account_ownership.js';
 
 /**
  * Every migration, by name, in the order they run. A static list rather than a folder read at run time, so
@@ -29,6 +30,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0010_identities_by_kind': identitiesByKind,
   '0011_user_display_columns': userDisplayColumns,
   '0012_history_page_indexes': historyPageIndexes,
+  '0013_account_ownership': accountOwnership,
 };
 
 /** Kysely's `MigrationProvider` over {@link MIGRATIONS}. */
