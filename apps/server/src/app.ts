@@ -48,6 +48,7 @@ import { OneLineRequestLog } from './http/requestLog.js';
 import { registerSecurityHeaders } from './http/securityHeaders.js';
 import { serveWebApp } from './http/serveWebApp.js';
 import type { TypedApp } from './http/typedApp.js';
+import { registerNoticeRoutes } from './notices/noticeRoutes.js';
 import { availableOffers } from './onramp/availableOffers.js';
 import { createCoinbaseProvider } from './onramp/coinbaseProvider.js';
 import type { OnrampProvider } from './onramp/onrampProvider.js';
@@ -295,6 +296,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
   registerReauthRoutes(typed, ctx);
   registerMethodRoutes(typed, ctx);
   registerAccountSessionRoutes(typed, ctx);
+  registerNoticeRoutes(typed, ctx);
   registerWalletRoutes(typed, ctx);
   registerRecoveryOprfRoutes(typed, ctx);
   registerRecipientRoutes(typed, ctx);

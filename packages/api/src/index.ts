@@ -9,6 +9,7 @@ export * from './auth.js';
 export * from './defineRoute.js';
 export * from './dev.js';
 export * from './events.js';
+export * from './notices.js';
 export * from './onramp.js';
 export * from './prices.js';
 export * from './recipients.js';

@@ -23,6 +23,7 @@ import {
 import type { ApiRoute } from './defineRoute.js';
 import { faucetRoute, localChainRoute, outboxRoute } from './dev.js';
 import { walletEventsRoute } from './events.js';
+import { listNoticesRoute, markNoticesReadRoute } from './notices.js';
 import { onrampSessionRoute } from './onramp.js';
 import { pricesRoute } from './prices.js';
 import { lookupRecipientRoute } from './recipients.js';
@@ -64,6 +65,8 @@ export const API_ROUTES: readonly ApiRoute[] = [
   endSessionRoute,
   endOtherSessionsRoute,
   logoutEverywhereRoute,
+  listNoticesRoute,
+  markNoticesReadRoute,
   walletChallengeRoute,
   registerWalletRoute,
   getWalletRoute,
