@@ -8,6 +8,7 @@ import { registerActivityRoutes } from './activity/activityRoutes.js';
 import { startTransferCheckTimer } from './activity/transferCheckTimer.js';
 import type { AppContext } from './appContext.js';
 import { registerAccountSessionRoutes } from './auth/accountSessionRoutes.js';
+import { registerBrowserRoutes } from './auth/browserRoutes.js';
 import { chooseTransports } from './auth/chooseTransports.js';
 import { registerMethodRoutes } from './auth/methodRoutes.js';
 import { registerOtpRoutes } from './auth/otpRoutes.js';
@@ -296,6 +297,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
   registerReauthRoutes(typed, ctx);
   registerMethodRoutes(typed, ctx);
   registerAccountSessionRoutes(typed, ctx);
+  registerBrowserRoutes(typed, ctx);
   registerNoticeRoutes(typed, ctx);
   registerWalletRoutes(typed, ctx);
   registerRecoveryOprfRoutes(typed, ctx);

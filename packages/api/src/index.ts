@@ -6,6 +6,7 @@
 export * from './account.js';
 export * from './activity.js';
 export * from './auth.js';
+export * from './browsers.js';
 export * from './defineRoute.js';
 export * from './dev.js';
 export * from './events.js';

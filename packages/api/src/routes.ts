@@ -20,6 +20,7 @@ import {
   reauthStartRoute,
   reauthVerifyRoute,
 } from './auth.js';
+import { forgetBrowserRoute, listBrowsersRoute } from './browsers.js';
 import type { ApiRoute } from './defineRoute.js';
 import { faucetRoute, localChainRoute, outboxRoute } from './dev.js';
 import { walletEventsRoute } from './events.js';
@@ -65,6 +66,8 @@ export const API_ROUTES: readonly ApiRoute[] = [
   endSessionRoute,
   endOtherSessionsRoute,
   logoutEverywhereRoute,
+  listBrowsersRoute,
+  forgetBrowserRoute,
   listNoticesRoute,
   markNoticesReadRoute,
   walletChallengeRoute,
