@@ -4,6 +4,7 @@ import { type TypeBoxTypeProvider, TypeBoxValidatorCompiler } from '@fastify/typ
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import pino from 'pino';
+import { registerAccountChangeRoutes } from './accountChanges/accountChangeRoutes.js';
 import { registerActivityRoutes } from './activity/activityRoutes.js';
 import { startTransferCheckTimer } from './activity/transferCheckTimer.js';
 import type { AppContext } from './appContext.js';
@@ -297,6 +298,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
   registerReauthRoutes(typed, ctx);
   registerMethodRoutes(typed, ctx);
   registerAccountSessionRoutes(typed, ctx);
+  registerAccountChangeRoutes(typed, ctx);
   registerBrowserRoutes(typed, ctx);
   registerNoticeRoutes(typed, ctx);
   registerWalletRoutes(typed, ctx);

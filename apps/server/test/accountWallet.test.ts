@@ -80,7 +80,14 @@ describe.each(DIALECTS)('the account’s wallet on %s', (dialect) => {
     ]);
     const alice = await walletPerson(t, db(), firstKey);
     t.clock.advance(60_000);
-    await linkMethod(db(), alice.userId, { kind: 'wallet', value: secondKey.address }, 5, t.clock.now());
+    await linkMethod(
+      db(),
+      alice.userId,
+      { kind: 'wallet', value: secondKey.address },
+      5,
+      t.clock.now(),
+      true,
+    );
 
     const hash = await secondKey.sendNative(bobKey.address, 1_000n);
     expectError(
@@ -99,7 +106,7 @@ describe.each(DIALECTS)('the account’s wallet on %s', (dialect) => {
     ]);
     const owner = await t.signIn('sms', PHONE);
     const userId = owner.response.json().user.id;
-    await linkMethod(db(), userId, { kind: 'wallet', value: linkedKey.address }, 5, t.clock.now());
+    await linkMethod(db(), userId, { kind: 'wallet', value: linkedKey.address }, 5, t.clock.now(), true);
     const sender = await t.signIn('email', 'grace@example.com');
     const lookup = () =>
       t.get(`/api/users/lookup?phone=${encodeURIComponent(PHONE)}`, { token: sender.token });
@@ -138,6 +145,7 @@ describe.each(DIALECTS)('the account’s wallet on %s', (dialect) => {
       { kind: 'wallet', value: aliceKey.address },
       5,
       t.clock.now(),
+      true,
     );
     await pauseMining(chain);
     try {

@@ -215,7 +215,7 @@ describe('the local chain routes', () => {
     const t = await chainApp();
     const { token, response } = await t.signIn('sms', PHONE);
     const own = testWallet(5).address;
-    await linkMethod(db(), response.json().user.id, { kind: 'wallet', value: own }, 5, t.clock.now());
+    await linkMethod(db(), response.json().user.id, { kind: 'wallet', value: own }, 5, t.clock.now(), true);
     const client = createPublicClient({ transport: http(chain.url) });
     const before = await client.getBalance({ address: own });
     const answer = await t.post('/api/dev/faucet', {}, { token });

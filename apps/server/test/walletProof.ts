@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import {
+  type AccountChangeAction,
+  accountChangeMessage,
   decodeShare,
   encodeShare,
   type RecoveryShareRecord,
@@ -127,4 +129,29 @@ export async function signedRotation(
     recovery: body.recovery ?? null,
   });
   return { address: wallet.address, ...body, proof };
+}
+
+/**
+ * The step-up proof of one change to the account, signed by `wallet`'s key over a challenge of this session,
+ * exactly as the web app builds it (core's `accountChangeMessage`).
+ */
+export async function accountProof(
+  t: TestApp,
+  token: string,
+  wallet: TestWallet,
+  change: { action: AccountChangeAction; target: string },
+): Promise<{ challenge: string; address: string; signature: Hex }> {
+  const response = await t.post('/api/account/proof', { action: change.action }, { token });
+  if (response.statusCode !== 201) {
+    throw new Error(`account proof challenge answered ${response.statusCode}: ${response.body}`);
+  }
+  const { challenge } = response.json() as { challenge: string };
+  const message = accountChangeMessage({
+    ...change,
+    challenge,
+    userId: await userIdOf(t, token),
+    address: wallet.address,
+  });
+  const signature = await privateKeyToAccount(wallet.privateKey).signMessage({ message });
+  return { challenge, address: wallet.address, signature };
 }

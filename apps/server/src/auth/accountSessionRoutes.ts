@@ -1,5 +1,5 @@
 import { endOtherSessionsRoute, endSessionRoute, listSessionsRoute, logoutEverywhereRoute } from '@dial/api';
-import { DialError } from '@dial/core';
+import { changeAccount } from '../accountChanges/changeAccount.js';
 import type { AppContext } from '../appContext.js';
 import type { TypedApp } from '../http/typedApp.js';
 import { describeUserAgent } from './describeUserAgent.js';
@@ -10,7 +10,8 @@ const HOUR_MS = 3_600_000;
 
 /**
  * The signed-in person's sessions: the live ones listed, and ending one, all others, or all of them (sign out
- * everywhere). Ending a session deletes its row, and every server reads the session from the database on
+ * everywhere). Ending another session is a change to the account ({@link changeAccount}: at once with the
+ * key's proof, else after the cooling-off period); ending this one is signing out. Ending a session deletes its row, and every server reads the session from the database on
  * each request (`requireUser`), so an ended session is refused by every server at its next request. A
  * session is named by its public id, never its token or the token's hash; another user's id answers
  * `404 not_found`, as one that does not exist.
@@ -55,33 +56,38 @@ export function registerAccountSessionRoutes(app: TypedApp, ctx: AppContext): vo
     endSessionRoute.url,
     { preHandler: app.requireUser, schema: endSessionRoute.schema },
     async (request, reply) => {
-      const ended = await ctx.db
-        .deleteFrom('sessions')
-        .where('id', '=', request.params.id)
-        .where('user_id', '=', request.user!.id)
-        .returning('token_hash')
+      const own = await ctx.db
+        .selectFrom('sessions')
+        .select('id')
+        .where('token_hash', '=', sessionHashOf(request))
         .executeTakeFirst();
-      if (ended === undefined) throw new DialError('not_found', { details: 'no such session of yours' });
-      if (ended.token_hash === sessionHashOf(request)) clearSessionCookie(reply, ctx);
-      return { ok: true as const };
+      if (own?.id === request.params.id) {
+        // Ending this very session is signing out: nothing to prove.
+        await ctx.db.deleteFrom('sessions').where('id', '=', own.id).execute();
+        clearSessionCookie(reply, ctx);
+        return { ok: true as const };
+      }
+      const outcome = await changeAccount(
+        ctx,
+        request,
+        { action: 'end-sessions', id: request.params.id },
+        request.body.proof,
+      );
+      return 'pending' in outcome ? reply.code(202).send(outcome) : { ok: true as const };
     },
   );
 
   app.post(
     endOtherSessionsRoute.url,
     { preHandler: app.requireUser, schema: endOtherSessionsRoute.schema },
-    async (request) => {
-      const { nowIso, idleCutoff } = liveSince(ctx.now());
-      const ended = await ctx.db
-        .deleteFrom('sessions')
-        .where('user_id', '=', request.user!.id)
-        .where('token_hash', '<>', sessionHashOf(request))
-        .returning(['expires_at', 'last_seen_at'])
-        .execute();
-      // Rows of sessions that had already ended (not yet swept) go too, but are not counted as ended now.
-      return {
-        ended: ended.filter((row) => row.expires_at > nowIso && row.last_seen_at > idleCutoff).length,
-      };
+    async (request, reply) => {
+      const outcome = await changeAccount(
+        ctx,
+        request,
+        { action: 'end-sessions', id: 'all-others' },
+        request.body.proof,
+      );
+      return 'pending' in outcome ? reply.code(202).send(outcome) : outcome.applied;
     },
   );
 
@@ -89,9 +95,16 @@ export function registerAccountSessionRoutes(app: TypedApp, ctx: AppContext): vo
     logoutEverywhereRoute.url,
     { preHandler: app.requireUser, schema: logoutEverywhereRoute.schema },
     async (request, reply) => {
-      await ctx.db.deleteFrom('sessions').where('user_id', '=', request.user!.id).execute();
+      // The others first (asked for, or ended with the proof), then this one: signing out needs no proof.
+      const outcome = await changeAccount(
+        ctx,
+        request,
+        { action: 'end-sessions', id: 'all-others' },
+        request.body.proof,
+      );
+      await ctx.db.deleteFrom('sessions').where('token_hash', '=', sessionHashOf(request)).execute();
       clearSessionCookie(reply, ctx);
-      return { ok: true as const };
+      return 'pending' in outcome ? reply.code(202).send(outcome) : { ok: true as const };
     },
   );
 }

@@ -4,23 +4,21 @@ import {
   listMethodsRoute,
   removeMethodRoute,
   updateMethodRoute,
+  useWalletRoute,
 } from '@dial/api';
 import { DialError } from '@dial/core';
-import { sql } from 'kysely';
 import type { AppContext } from '../appContext.js';
 import type { IdentityKind } from '../db/database.js';
-import { dialectOf } from '../db/dialectOf.js';
 import type { Channel } from '../delivery/index.js';
 import type { TypedApp } from '../http/typedApp.js';
-import { notifyOwner, type Recipient } from '../notices/notifyOwner.js';
+import { changeAccount } from '../accountChanges/changeAccount.js';
 import { checkCode } from './checkCode.js';
 import { linkBudget } from './codeBudgets.js';
 import { deviceHashOf, ensureDevice } from './devices.js';
-import { linkMethod, toSignInMethod } from './linkMethod.js';
+import { toSignInMethod } from './linkMethod.js';
 import { normalizeTarget } from './normalizeTarget.js';
 import type { CodeSlot } from './otpCodes.js';
 import { codeSentAnswer, sendCode } from './sendCode.js';
-import { findUser } from './users.js';
 
 /** What a channel without a provider answers (400 `invalid_data` with this message). */
 const UNAVAILABLE: Record<Channel, string> = {
@@ -41,8 +39,10 @@ const KIND_OF: Record<Channel, IdentityKind> = { sms: 'phone', email: 'email' };
  * belongs to another account is checked only by `…/code/verify`, after the code is proven, so the route does
  * not tell anyone who has an account: only the owner of the number or address learns it is taken.
  *
- * Every route acts on the session's own user only: another user's method id answers `404 not_found`, as
- * one that does not exist. Linking and unlinking tell the owner ({@link notifyOwner}).
+ * Every change (linking, unlinking, findability, making a wallet the account's) goes through
+ * {@link changeAccount}: made at once with the account key's proof, else asked for and made after the
+ * cooling-off period. Every route acts on the session's own user only: another user's method id answers
+ * `404 not_found`, as one that does not exist.
  */
 export function registerMethodRoutes(app: TypedApp, ctx: AppContext): void {
   const policy = ctx.config.otp;
@@ -53,13 +53,15 @@ export function registerMethodRoutes(app: TypedApp, ctx: AppContext): void {
     async (request) => {
       const rows = await ctx.db
         .selectFrom('identities')
-        .select(['id', 'kind', 'value', 'findable', 'created_at'])
+        .select(['id', 'kind', 'value', 'findable', 'trusted', 'created_at'])
         .where('user_id', '=', request.user!.id)
         .orderBy('created_at')
         .orderBy('value')
         .execute();
       return {
-        methods: rows.map((row) => toSignInMethod({ ...row, findable: Number(row.findable) })),
+        methods: rows.map((row) =>
+          toSignInMethod({ ...row, findable: Number(row.findable), trusted: Number(row.trusted) }),
+        ),
         maxMethods: ctx.config.maxSignInMethods,
       };
     },
@@ -97,105 +99,69 @@ export function registerMethodRoutes(app: TypedApp, ctx: AppContext): void {
   app.post(
     linkCodeVerifyRoute.url,
     { preHandler: app.requireUser, schema: linkCodeVerifyRoute.schema },
-    async (request) => {
-      const user = request.user!;
-      const { channel, to, code } = request.body;
+    async (request, reply) => {
+      const { channel, to, code, proof } = request.body;
       const target = normalizeTarget(channel, to);
       // Link codes are always bound to a browser: without a device cookie no code matches.
       const slot: CodeSlot = { purpose: 'link', ...target, deviceHash: deviceHashOf(request) ?? '' };
       await checkCode(ctx, request, slot, code);
-      const now = ctx.now();
-
-      const method = await linkMethod(
-        ctx.db,
-        user.id,
-        { kind: KIND_OF[channel], value: target.identifier },
-        ctx.config.maxSignInMethods,
-        now,
+      // The code proves the new number or address; only the account's key proves the account's owner wants it.
+      const outcome = await changeAccount(
+        ctx,
+        request,
+        { action: 'link-method', kind: KIND_OF[channel], value: target.identifier },
+        proof,
       );
-      // To the account's methods as they were before (the user loaded by the session): a stolen session that
-      // links its own number to an account with none does not get the notice instead of the owner.
-      await notifyOwner(ctx, user, 'method-linked', request.log);
-      return { method };
+      return 'pending' in outcome ? reply.code(202).send(outcome) : { method: outcome.applied };
     },
   );
 
   app.patch(
     updateMethodRoute.url,
     { preHandler: app.requireUser, schema: updateMethodRoute.schema },
-    async (request) => {
-      const row = await ctx.db
-        .selectFrom('identities')
-        .select(['id', 'kind', 'value', 'findable', 'created_at'])
-        .where('id', '=', request.params.id)
-        .where('user_id', '=', request.user!.id)
-        .executeTakeFirst();
-      if (row === undefined) throw new DialError('not_found', { details: 'no such sign-in method of yours' });
-      if (row.kind !== 'phone') {
-        throw new DialError('invalid_data', {
-          message:
-            'Only a phone number can be found by others (for send-to-phone); e-mail addresses and wallets never are.',
-        });
-      }
-      const findable = request.body.findable ? 1 : 0;
-      await ctx.db
-        .updateTable('identities')
-        .set({ findable })
-        .where('id', '=', row.id)
-        .where('user_id', '=', request.user!.id)
-        .execute();
-      return { method: toSignInMethod({ ...row, findable }) };
+    async (request, reply) => {
+      const { findable, proof } = request.body;
+      const id = request.params.id;
+      const outcome = await changeAccount(ctx, request, { action: 'set-findable', id, findable }, proof);
+      if ('pending' in outcome) return reply.code(202).send(outcome);
+      return { method: await ownMethod(ctx, request.user!.id, id) };
     },
   );
 
   app.post(
     removeMethodRoute.url,
     { preHandler: app.requireUser, schema: removeMethodRoute.schema },
-    async (request) => {
-      const userId = request.user!.id;
-      const removed = await ctx.db.transaction().execute(async (trx) => {
-        // Two removals (or a removal and a link) of one user run one at a time on every server, so two
-        // concurrent removals of the last two methods cannot both pass the count: on PostgreSQL the user's
-        // row is locked for the transaction; on SQLite one process's transactions already run one at a time.
-        if (dialectOf(ctx.db) === 'postgres') {
-          await sql`select id from users where id = ${userId} for update`.execute(trx);
-        }
-        const row = await trx
-          .selectFrom('identities')
-          .select(['kind', 'value'])
-          .where('id', '=', request.params.id)
-          .where('user_id', '=', userId)
-          .executeTakeFirst();
-        if (row === undefined) {
-          throw new DialError('not_found', { details: 'no such sign-in method of yours' });
-        }
-        const { count } = await trx
-          .selectFrom('identities')
-          .select((eb) => eb.fn.countAll<number | string | bigint>().as('count'))
-          .where('user_id', '=', userId)
-          .executeTakeFirstOrThrow();
-        if (Number(count) <= 1) throw new DialError('last_method');
-        await trx
-          .deleteFrom('identities')
-          .where('id', '=', request.params.id)
-          .where('user_id', '=', userId)
-          .execute();
-        return row;
-      });
-
-      // The account's notice address as it is now, and the removed phone number or e-mail address too: it no
-      // longer signs in, and its owner hears so even when a stolen session removed it.
-      const user = await findUser(ctx.db, userId);
-      if (user !== undefined) {
-        const alsoTo: Recipient | undefined =
-          removed.kind === 'phone'
-            ? { channel: 'sms', to: removed.value }
-            : removed.kind === 'email'
-              ? { channel: 'email', to: removed.value }
-              : undefined;
-        await notifyOwner(ctx, user, 'method-removed', request.log, { alsoTo });
-      }
-      return { ok: true as const };
+    async (request, reply) => {
+      const outcome = await changeAccount(
+        ctx,
+        request,
+        { action: 'remove-method', id: request.params.id },
+        request.body.proof,
+      );
+      return 'pending' in outcome ? reply.code(202).send(outcome) : { ok: true as const };
     },
   );
+
+  app.post(
+    useWalletRoute.url,
+    { preHandler: app.requireUser, schema: useWalletRoute.schema },
+    async (request, reply) => {
+      const id = request.params.id;
+      const outcome = await changeAccount(ctx, request, { action: 'use-wallet', id }, request.body.proof);
+      if ('pending' in outcome) return reply.code(202).send(outcome);
+      return { method: await ownMethod(ctx, request.user!.id, id) };
+    },
+  );
+}
+
+/** One of the user's sign-in methods, as its owner sees it. */
+async function ownMethod(ctx: AppContext, userId: string, id: string) {
+  const row = await ctx.db
+    .selectFrom('identities')
+    .select(['id', 'kind', 'value', 'findable', 'trusted', 'created_at'])
+    .where('id', '=', id)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  if (row === undefined) throw new DialError('not_found', { details: 'no such sign-in method of yours' });
+  return toSignInMethod({ ...row, findable: Number(row.findable), trusted: Number(row.trusted) });
 }

@@ -8,7 +8,16 @@ import {
   walletChallengeRoute,
   walletExportRoute,
 } from '@dial/api';
-import { checkScryptCost, DialError, decodeShare, encodeShare, readAddress, SHARE_LENGTH } from '@dial/core';
+import {
+  accountChangeTarget,
+  checkScryptCost,
+  DialError,
+  decodeShare,
+  encodeShare,
+  readAddress,
+  SHARE_LENGTH,
+} from '@dial/core';
+import { verifyAccountProof } from '../accountChanges/accountProof.js';
 import type { AppContext } from '../appContext.js';
 import { requireFreshCode, requireRecentReauth, sessionHashOf } from '../auth/reauthentication.js';
 import { publishWalletEvent } from '../events/walletEvents.js';
@@ -152,9 +161,10 @@ export function registerWalletRoutes(app: TypedApp, ctx: AppContext): void {
  * Share rotation, the recovery share and export:
  * - `PUT /api/wallet/shares` replaces the auth share (and the recovery share) of the same key, only if the
  *   browser split from the current generation;
- * - `GET /api/wallet/recovery` gives the owner their encrypted recovery share, and
- *   `POST /api/wallet/recovery/failed` reports a wrong recovery password: both count against one per-user
- *   limit (see `walletRecoveryPerUser` in `rateLimit/limits.ts` for the threat model);
+ * - `GET /api/wallet/recovery` gives the owner their encrypted recovery share (not counted: checking a
+ *   guess against it needs an OPRF evaluation, which is), and `POST /api/wallet/recovery/failed` reports a
+ *   wrong recovery password or passkey, counted against the per-user recovery limit (see
+ *   `walletRecoveryPerUser` in `rateLimit/limits.ts` for the threat model);
  * - `GET /api/wallet/export` gives the auth share again, but only to a session re-authenticated within the
  *   last 5 minutes (the browser combines it with the device share to show the key).
  */
@@ -236,10 +246,11 @@ function registerShareRoutes(app: TypedApp, ctx: AppContext): void {
       schema: getRecoveryRoute.schema,
     },
     async (request) => {
-      const userId = request.user!.id;
-      // Counted before the look-up, found or not: each fetch lets the browser try a password.
-      await consumeRecoveryTry(ctx, userId);
-      const recovery = await loadRecoveryShare(ctx.db, userId);
+      // Not counted: a password record opens only with an OPRF evaluation, counted per guess, so a wrong
+      // password costs one try, not two (a fetch and an evaluation). A record older than the OPRF is open to
+      // offline guessing from its first fetch, whatever the count: counting fetches would protect nothing.
+      await consumeRecoveryTry(ctx, request.user!.id);
+      const recovery = await loadRecoveryShare(ctx.db, request.user!.id);
       if (recovery === undefined) throw new DialError('recovery_not_set_up');
       return recovery;
     },
@@ -257,7 +268,7 @@ function registerShareRoutes(app: TypedApp, ctx: AppContext): void {
     },
   );
 
-  app.get(
+  app.post(
     walletExportRoute.url,
     {
       preHandler: app.requireUser,
@@ -270,8 +281,20 @@ function registerShareRoutes(app: TypedApp, ctx: AppContext): void {
       },
     },
     async (request) => {
-      await requireRecentReauth(ctx.db, sessionHashOf(request), ctx.now());
+      const sessionHash = sessionHashOf(request);
+      await requireRecentReauth(ctx.db, sessionHash, ctx.now());
       const wallet = await loadOwnWallet(ctx, request.user!.id);
+      // The key proves itself too: a code alone (a SIM swap) does not export.
+      await verifyAccountProof(
+        ctx.db,
+        { userId: request.user!.id, sessionHash },
+        {
+          action: 'export-key',
+          target: accountChangeTarget({ action: 'export-key', address: wallet.address }),
+        },
+        request.body.proof,
+        ctx.now(),
+      );
       // The gate is a confirmation, not a lock (GET /api/wallet gives the same auth share to the owner's
       // session): what it adds is that the export is recorded and the owner told.
       await notifyOwner(ctx, request.user!, 'key-exported', request.log);

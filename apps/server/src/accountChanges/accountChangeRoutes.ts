@@ -1,0 +1,92 @@
+import {
+  accountProofRoute,
+  cancelAccountChangeRoute,
+  listAccountChangesRoute,
+  secureAccountRoute,
+} from '@dial/api';
+import { DialError } from '@dial/core';
+import type { FastifyBaseLogger } from 'fastify';
+import type { AppContext } from '../appContext.js';
+import { sessionHashOf } from '../auth/reauthentication.js';
+import type { TypedApp } from '../http/typedApp.js';
+import { type RepeatingTask, startRepeatingTask } from '../system/repeatingTask.js';
+import { issueChallenge } from '../wallet/walletProofs.js';
+import { accountSigners } from './accountProof.js';
+import { applyDueChanges, cancelChange, listChanges, secureAccount } from './changeAccount.js';
+
+/** How often each server looks for changes whose cooling-off period has ended. */
+export const DUE_CHANGES_INTERVAL_MS = 30_000;
+
+/**
+ * The account's ownership routes (`/api/account/…`): a challenge for the key's proof, the changes asked
+ * for without one (listed, cancelled), and "Secure my account"; and the timer that makes changes when
+ * their cooling-off period ends (every server runs it: each change is claimed by one conditional update).
+ */
+export function registerAccountChangeRoutes(app: TypedApp, ctx: AppContext): void {
+  app.post(
+    accountProofRoute.url,
+    { preHandler: app.requireUser, schema: accountProofRoute.schema },
+    async (request, reply) => {
+      const userId = request.user!.id;
+      const now = ctx.now();
+      await ctx.rateLimiter.consume(
+        `wallet-challenge:user:${userId}`,
+        ctx.config.rateLimits.walletChallengesPerUser,
+        now,
+      );
+      const signers = await accountSigners(ctx.db, userId);
+      if (signers.length === 0) {
+        throw new DialError('account_proof_required', {
+          message:
+            'This account has no wallet key yet to confirm changes with, so changes wait out their cooling-off period.',
+          details: 'the account has no key yet',
+        });
+      }
+      const { challenge, expiresAt } = await issueChallenge(
+        ctx.db,
+        { userId, sessionHash: sessionHashOf(request), purpose: 'account-change' },
+        now,
+      );
+      return reply.code(201).send({ challenge, expiresAt: expiresAt.toISOString(), signers });
+    },
+  );
+
+  app.get(
+    listAccountChangesRoute.url,
+    { preHandler: app.requireUser, schema: listAccountChangesRoute.schema },
+    async (request) => listChanges(ctx, request),
+  );
+
+  app.post(
+    cancelAccountChangeRoute.url,
+    { preHandler: app.requireUser, schema: cancelAccountChangeRoute.schema },
+    async (request) => ({
+      change: await cancelChange(ctx, request, request.params.id, request.body.proof),
+    }),
+  );
+
+  app.post(
+    secureAccountRoute.url,
+    { preHandler: app.requireUser, schema: secureAccountRoute.schema },
+    async (request) => secureAccount(ctx, request, request.body.proof),
+  );
+
+  let timer: RepeatingTask | undefined;
+  app.addHook('onReady', async () => {
+    timer = startDueChangesTimer(ctx, app.log);
+  });
+  app.addHook('onClose', async () => {
+    await timer?.stop();
+  });
+}
+
+/** Makes due changes every {@link DUE_CHANGES_INTERVAL_MS}. */
+export function startDueChangesTimer(ctx: AppContext, log: FastifyBaseLogger): RepeatingTask {
+  return startRepeatingTask(
+    async () => {
+      await applyDueChanges(ctx, log);
+    },
+    DUE_CHANGES_INTERVAL_MS,
+    (error) => log.warn({ err: error }, 'making due account changes failed'),
+  );
+}
