@@ -8,6 +8,7 @@ import { AddMethod } from './AddMethod';
 import { listMethods, listSessions } from './accountApi';
 import { formatMethodValue } from './describeMethod';
 import { LinkWallet } from './LinkWallet';
+import { Notices } from './Notices';
 import { Sessions } from './Sessions';
 import { type AddMethodKind, SignInMethods } from './SignInMethods';
 import { useAccountData } from './useAccountData';
@@ -52,6 +53,7 @@ export default function SettingsScreen({ onSignedOut, onSessionEnded, walletOffe
       <p className="message message-success break-anywhere" role="status">
         {notice}
       </p>
+      <Notices onSessionEnded={onSessionEnded} />
       <SignInMethods
         data={methods.data}
         reload={methods.reload}

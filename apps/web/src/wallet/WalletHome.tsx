@@ -11,6 +11,7 @@ import { useLiveWallet } from '../live/useLiveWallet';
 import { openScreen } from '../navigation/navigate';
 import { SCREEN_PATHS, type ScreenName } from '../navigation/routes';
 import { ScreenLink } from '../navigation/ScreenLink';
+import { UnreadNoticesBanner } from '../notices/UnreadNoticesBanner';
 import { AddFundsEntry, AddFundsOffer } from '../onramp/AddFundsEntry';
 import { TotalValue } from '../prices/TotalValue';
 import { RecoveryReminder } from '../recovery/RecoveryReminder';
@@ -159,6 +160,7 @@ export function WalletHome({ user, config, address, signer, screen, onSignedOut 
         )}
         {identity !== address && <p className="address-short">Wallet {shortenAddress(address)}</p>}
       </div>
+      <UnreadNoticesBanner />
 
       <div className="home-layout">
         <div className="home-column">
