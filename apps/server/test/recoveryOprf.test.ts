@@ -100,21 +100,22 @@ describe.each(DIALECTS)('the recovery password OPRF on %s', (dialect) => {
     }
   });
 
-  it('counts every evaluation against the recovery limit shared with GET /api/wallet/recovery', async () => {
+  it('counts every evaluation against the recovery limit shared with reported failures, and no fetch of the record', async () => {
     const t = await createTestApp(db());
     const { token } = await signIn(t);
     const { max } = RATE_LIMITS.walletRecoveryPerUser;
     const body = () => ({ blindedElement: encodeShare(blindRecoveryPassword(PASSWORD).blindedElement) });
-    // Half the budget on fetches of the recovery share (counted even when there is none), half on guesses.
+    // Half the budget on guesses, half on reported failures (wrong passwords of a record older than the
+    // OPRF); the fetches of the recovery share in between count nothing.
     for (let i = 0; i < max / 2; i++) {
       expectError(await t.get('/api/wallet/recovery', { token }), 404, 'recovery_not_set_up');
       expect((await t.post(OPRF_URL, body(), { token })).statusCode).toBe(200);
+      expect((await t.post('/api/wallet/recovery/failed', {}, { token })).statusCode).toBe(204);
     }
     t.clock.advance(600_000);
     const refused = await t.post(OPRF_URL, body(), { token });
     expectError(refused, 429, 'too_many_requests');
     expect(refused.headers['retry-after']).toBe('3000');
-    expectError(await t.get('/api/wallet/recovery', { token }), 429, 'too_many_requests');
     expectError(await t.post('/api/wallet/recovery/failed', {}, { token }), 429, 'too_many_requests');
     // The next hour, guesses are possible again.
     t.clock.advance(3_000_000);
@@ -127,14 +128,15 @@ describe.each(DIALECTS)('the recovery password OPRF on %s', (dialect) => {
     const first = await signIn(t);
     const other = await signIn(t, '+447400123457');
     const body = () => ({ blindedElement: encodeShare(blindRecoveryPassword(PASSWORD).blindedElement) });
-    const triesLeft = async (token: string) => {
+    const evaluate = async (token: string) => {
       const response = await t.post(OPRF_URL, body(), { token });
       expect(response.statusCode).toBe(200);
-      return response.json().triesLeft as number;
+      return response.json() as { triesLeft: number; retryAfterSeconds?: number };
     };
-    expect(await triesLeft(first.token)).toBe(max - 1);
-    // A fetch of the record spends the same budget.
-    expectError(await t.get('/api/wallet/recovery', { token: first.token }), 404, 'recovery_not_set_up');
+    const triesLeft = async (token: string) => (await evaluate(token)).triesLeft;
+    expect(await evaluate(first.token)).toEqual({ evaluatedElement: expect.any(String), triesLeft: max - 1 });
+    // A reported failure spends the same budget.
+    expect((await t.post('/api/wallet/recovery/failed', {}, { token: first.token })).statusCode).toBe(204);
     expect(await triesLeft(first.token)).toBe(max - 3);
     // The attacker signs in again (a new session, as from a fresh browser): the count goes on.
     const again = await signIn(t);
@@ -143,13 +145,17 @@ describe.each(DIALECTS)('the recovery password OPRF on %s', (dialect) => {
     expect(await triesLeft(again.token)).toBe(max - 4);
     // Another user's budget is their own.
     expect(await triesLeft(other.token)).toBe(max - 1);
-    for (let left = max - 5; left >= 0; left--) expect(await triesLeft(again.token)).toBe(left);
+    for (let left = max - 5; left > 0; left--) expect(await triesLeft(again.token)).toBe(left);
+    // The last one says how long until the next, as the next one's 429 says it.
+    t.clock.advance(125_500);
+    const last = await evaluate(again.token);
+    expect(last).toEqual({ evaluatedElement: expect.any(String), triesLeft: 0, retryAfterSeconds: 3475 });
     const refused = await t.post(OPRF_URL, body(), { token: first.token });
     expectError(refused, 429, 'too_many_requests');
-    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect(refused.headers['retry-after']).toBe('3475');
   });
 
-  it('is refused after the fetches and reported failures used the hour, for this user only', async () => {
+  it('is refused after the reported failures used the hour, for this user only', async () => {
     const t = await createTestApp(db());
     const owner = await signIn(t);
     const other = await signIn(t, '+447400123457');
@@ -214,5 +220,89 @@ describe.each(DIALECTS)('the recovery password OPRF on %s', (dialect) => {
       ciphertext,
       kdf: { ...kdf, oprf: 'ristretto255-sha512' },
     });
+  });
+});
+
+describe.each(DIALECTS)('a recovery password try on %s', (dialect) => {
+  const db = useTestDatabase(dialect);
+  const { max } = RATE_LIMITS.walletRecoveryPerUser;
+
+  /** A signed-in owner whose wallet holds a password record hardened by the OPRF, as setup stores it. */
+  async function ownerWithHardenedRecord(t: TestApp): Promise<{ token: string; ciphertext: string }> {
+    const { token, userId } = await signIn(t);
+    await saveWallet(
+      db(),
+      deriveKey(t.config.shareEncryptionKey, 'dial/auth-share'),
+      { userId, address: ADDRESS, authShare: new Uint8Array(33).fill(1) },
+      t.clock.now(),
+    );
+    const ciphertext = randomBytes(61).toString('base64');
+    const kdf = { name: 'scrypt', N: 131_072, r: 8, p: 1, salt: randomBytes(16).toString('base64') };
+    await db()
+      .insertInto('recovery_shares')
+      .values({
+        user_id: userId,
+        generation: 1,
+        method: 'password',
+        ciphertext,
+        kdf: JSON.stringify({ ...kdf, oprf: RECOVERY_OPRF_SUITE }),
+        created_at: t.clock.now().toISOString(),
+      })
+      .execute();
+    return { token, ciphertext };
+  }
+
+  /**
+   * One password try as the web app makes it (apps/web/src/keys/recoverToRotation.ts): the wallet, the
+   * recovery record, then one evaluation of the blinded password; when the record does not open with it,
+   * nothing more (the evaluation was the count). Returns the evaluation's answer.
+   */
+  async function tryPassword(t: TestApp, token: string, password: string) {
+    expect((await t.get('/api/wallet', { token })).statusCode).toBe(200);
+    const record = await t.get('/api/wallet/recovery', { token });
+    expect(record.statusCode).toBe(200);
+    expect(record.json().kdf.oprf).toBe(RECOVERY_OPRF_SUITE);
+    const { blindedElement } = blindRecoveryPassword(password);
+    return t.post(OPRF_URL, { blindedElement: encodeShare(blindedElement) }, { token });
+  }
+
+  it("costs exactly one of the hour's tries when the password is wrong, down to the wait", async () => {
+    const t = await createTestApp(db());
+    const { token } = await ownerWithHardenedRecord(t);
+    for (let attempt = 1; attempt <= max; attempt++) {
+      const answer = await tryPassword(t, token, `${PASSWORD} ${attempt}`);
+      expect(answer.statusCode).toBe(200);
+      expect(answer.json().triesLeft).toBe(max - attempt);
+    }
+    // The tenth said there was none left; the eleventh is refused before any evaluation, with the wait.
+    const refused = await tryPassword(t, token, PASSWORD);
+    expectError(refused, 429, 'too_many_requests');
+    expect(refused.headers['retry-after']).toBe('3600');
+  });
+
+  it('still needs one counted evaluation per guess: fetching the record as often as one likes adds none', async () => {
+    const t = await createTestApp(db());
+    const { token, ciphertext } = await ownerWithHardenedRecord(t);
+    const evaluations: string[] = [];
+    for (let guess = 1; guess <= max + 3; guess++) {
+      // A thief with the session fetches the ciphertext again and again: it is given, and counts nothing…
+      for (let fetch = 0; fetch < 3; fetch++) {
+        const record = await t.get('/api/wallet/recovery', { token });
+        expect(record.statusCode).toBe(200);
+        expect(record.json().ciphertext).toBe(ciphertext);
+      }
+      // …but checking a guess against it takes the server's evaluation, and those stop at the limit.
+      const { blindedElement } = blindRecoveryPassword(`guess ${guess}`);
+      const answer = await t.post(OPRF_URL, { blindedElement: encodeShare(blindedElement) }, { token });
+      evaluations.push(
+        answer.statusCode === 200 ? `left ${answer.json().triesLeft}` : `${answer.statusCode}`,
+      );
+    }
+    expect(evaluations).toEqual([
+      ...Array.from({ length: max }, (_, at) => `left ${max - 1 - at}`),
+      '429',
+      '429',
+      '429',
+    ]);
   });
 });

@@ -108,7 +108,9 @@ export const getRecoveryRoute = defineRoute({
   method: 'GET',
   url: '/api/wallet/recovery',
   tags: ['wallet'],
-  summary: "The signed-in user's encrypted recovery share and its KDF parameters (rate-limited).",
+  summary:
+    "The signed-in user's encrypted recovery share and its KDF parameters (not counted as a recovery try: " +
+    'checking a password against it needs an OPRF evaluation, which is).',
   session: true,
   response: {
     200: Type.Object({
@@ -118,7 +120,7 @@ export const getRecoveryRoute = defineRoute({
       kdf: KdfSchema,
     }),
   },
-  errors: ['recovery_not_set_up', ...RATE_LIMIT_ERRORS],
+  errors: ['recovery_not_set_up'],
 });
 
 /** `GET /api/wallet/recovery`: the stored recovery share with the generation of its split. */
@@ -129,7 +131,7 @@ export const recoveryFailedRoute = defineRoute({
   url: '/api/wallet/recovery/failed',
   tags: ['wallet'],
   summary:
-    'Reports a wrong recovery password (decryption failed in the browser); counts against the recovery limit.',
+    'Reports a wrong recovery password of a record without the OPRF, or a wrong passkey (decryption failed in the browser); counts against the recovery limit.',
   session: true,
   response: { 204: Type.Null({ description: 'Counted.' }) },
   errors: [...RATE_LIMIT_ERRORS],
@@ -154,10 +156,18 @@ export const recoveryOprfRoute = defineRoute({
       triesLeft: Type.Integer({
         minimum: 0,
         description:
-          "The user's recovery tries left this hour after this one (fetches of the recovery share, " +
-          'evaluations and reported failures all count; per user, whatever the session): 0 means the next ' +
-          'is refused with `429 too_many_requests` until the hour ends.',
+          "The user's recovery tries left this hour after this one (evaluations and reported failures " +
+          'count, one each; per user, whatever the session): 0 means the next is refused with ' +
+          '`429 too_many_requests` until the hour ends.',
       }),
+      retryAfterSeconds: Type.Optional(
+        Type.Integer({
+          minimum: 1,
+          description:
+            'Present when `triesLeft` is 0: the seconds until the next try is allowed, as the next ' +
+            "try's 429 would say in `Retry-After`.",
+        }),
+      ),
     }),
   },
   errors: [...RATE_LIMIT_ERRORS],

@@ -98,9 +98,11 @@ export const RATE_LIMITS: RateLimits = Object.freeze({
    * and the OPRF output of the password under the user's server-held key (`POST /api/wallet/recovery/oprf`),
    * so whoever obtains the ciphertext (a stolen session, a copy of the database) cannot check a guess
    * offline: each guess needs an evaluation here. This limit is what bounds those guesses: every evaluation
-   * (setup or recovery alike), every `GET /api/wallet/recovery` (it hands out the ciphertext) and every wrong
-   * password the browser reports for an older scrypt-only record (`POST /api/wallet/recovery/failed`) counts
-   * against the same per-user budget.
+   * (setup or recovery alike) and every wrong password or passkey the browser reports
+   * (`POST /api/wallet/recovery/failed`: an older scrypt-only record, which the OPRF does not guard) counts
+   * against the same per-user budget, so one try of a password is one of these. Fetching the ciphertext
+   * (`GET /api/wallet/recovery`) is not counted: it lets nobody check a guess without an evaluation, and an
+   * older record is open to offline guessing from its first fetch whatever the count.
    */
   walletRecoveryPerUser: { max: 10, windowSeconds: HOUR },
   /**

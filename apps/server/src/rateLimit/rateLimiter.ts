@@ -25,6 +25,16 @@ export function windowStartMs(limit: WindowLimit, now: Date): number {
   return Math.floor(now.getTime() / windowMs) * windowMs;
 }
 
+/** The whole seconds from `now` until the window that started at `startMs` ends, at least 1: a 429's wait. */
+export function secondsUntilWindowEnds(
+  limit: WindowLimit,
+  now: Date,
+  startMs = windowStartMs(limit, now),
+): number {
+  const endsAt = startMs + limit.windowSeconds * 1000;
+  return Math.max(1, Math.ceil((endsAt - now.getTime()) / 1000));
+}
+
 /**
  * Refuses the event when `count` (this one included) is over the limit, with the whole seconds until the
  * counted window (which started at `startMs`) ends, at least 1; else returns how many more events the
@@ -38,9 +48,8 @@ export function refuseOverLimit(
   startMs: number,
 ): number {
   if (count <= limit.max) return limit.max - count;
-  const endsAt = startMs + limit.windowSeconds * 1000;
   throw new DialError('too_many_requests', {
-    retryAfterSeconds: Math.max(1, Math.ceil((endsAt - now.getTime()) / 1000)),
+    retryAfterSeconds: secondsUntilWindowEnds(limit, now, startMs),
     details: `rate limit ${key.split(':')[0]}`,
   });
 }

@@ -249,7 +249,6 @@ function registerShareRoutes(app: TypedApp, ctx: AppContext): void {
       // Not counted: a password record opens only with an OPRF evaluation, counted per guess, so a wrong
       // password costs one try, not two (a fetch and an evaluation). A record older than the OPRF is open to
       // offline guessing from its first fetch, whatever the count: counting fetches would protect nothing.
-      await consumeRecoveryTry(ctx, request.user!.id);
       const recovery = await loadRecoveryShare(ctx.db, request.user!.id);
       if (recovery === undefined) throw new DialError('recovery_not_set_up');
       return recovery;

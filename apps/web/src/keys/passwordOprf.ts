@@ -1,13 +1,20 @@
+import type { RecoveryOprfAnswer } from '@dial/api';
 import { blindRecoveryPassword, decodeShare, encodeShare, finalizeRecoveryPassword } from '@dial/core';
 import { requestJson } from '../api/client';
 
 /**
+ * Told how many of the user's recovery tries the hour still allows after an evaluation and, when none is,
+ * the seconds until the next.
+ */
+export type TriesLeftListener = (triesLeft: number, retryAfterSeconds?: number) => void;
+
+/**
  * Sends a blinded element to be evaluated under the signed-in user's OPRF key; returns the answer, and tells
- * `onTriesLeft` how many of the user's recovery tries the hour still allows.
+ * `onTriesLeft` what is left of the user's recovery tries.
  */
 export type EvaluateBlinded = (
   blindedElement: Uint8Array,
-  onTriesLeft?: (triesLeft: number) => void,
+  onTriesLeft?: TriesLeftListener,
 ) => Promise<Uint8Array>;
 
 /**
@@ -16,14 +23,12 @@ export type EvaluateBlinded = (
  */
 export async function evaluateOnServer(
   blindedElement: Uint8Array,
-  onTriesLeft?: (triesLeft: number) => void,
+  onTriesLeft?: TriesLeftListener,
 ): Promise<Uint8Array> {
-  const answer = await requestJson<{ evaluatedElement: string; triesLeft?: number }>(
-    'POST',
-    '/api/wallet/recovery/oprf',
-    { body: { blindedElement: encodeShare(blindedElement) } },
-  );
-  if (typeof answer.triesLeft === 'number') onTriesLeft?.(answer.triesLeft);
+  const answer = await requestJson<RecoveryOprfAnswer>('POST', '/api/wallet/recovery/oprf', {
+    body: { blindedElement: encodeShare(blindedElement) },
+  });
+  if (typeof answer.triesLeft === 'number') onTriesLeft?.(answer.triesLeft, answer.retryAfterSeconds);
   return decodeShare(answer.evaluatedElement);
 }
 
@@ -32,7 +37,8 @@ export async function evaluateOnServer(
  * server sees nothing of it, and the output needs the server's per-user key, so whoever copies the
  * encrypted recovery share cannot check a guess without asking the server, which counts every guess.
  *
- * @param onTriesLeft - Told how many of the user's hourly recovery tries are left after this evaluation.
+ * @param onTriesLeft - Told how many of the user's hourly recovery tries are left after this evaluation
+ *   (and, when none is, how long until the next).
  * @returns the 64-byte OPRF output; the caller wipes it when done.
  * @throws {DialError} `too_many_requests`, `invalid_data` for an answer that is no valid element, or an
  * API error.
@@ -40,7 +46,7 @@ export async function evaluateOnServer(
 export async function hardenPassword(
   password: string,
   evaluate: EvaluateBlinded = evaluateOnServer,
-  onTriesLeft?: (triesLeft: number) => void,
+  onTriesLeft?: TriesLeftListener,
 ): Promise<Uint8Array> {
   const { blind, blindedElement } = blindRecoveryPassword(password);
   try {

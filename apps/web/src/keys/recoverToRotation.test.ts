@@ -7,6 +7,7 @@ import {
   isDialError,
 } from '@dial/core';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describeError } from '../api/describeError';
 import type { ProtectedRecoveryShare, ScryptKdf } from '../api/types';
 import { derivePasswordKey, openWithPassword, protectWithPassword } from './passwordKey';
 import { hardenPassword } from './passwordOprf';
@@ -141,41 +142,56 @@ describe('recovering with a password', () => {
     expect(calls).toMatchObject({ evaluations: 1, failures: 0 });
   });
 
-  it('says how many password tries are left after a wrong one, then the last, then the real wait', async () => {
+  it('counts one try for each wrong password, saying how many are left, then the last with its wait', async () => {
     await walletWithRecovery(async (share) =>
       protectWithPassword(share, ADDRESS, PASSWORD, await harden(PASSWORD), undefined, FAST),
     );
-    const wrong = () =>
-      rejection(
+    const wrong = async () => {
+      const error = await rejection(
         recoverToRotation(USER, { method: 'password', password: 'plum orchard lantern 43' }, () => {}),
       );
-    // The hour's budget is 10; each try fetches the record and evaluates the password once. (Setting up
-    // above evaluated once, outside this browser's count: 9 left, so 4 whole tries.)
-    const messages: string[] = [];
-    for (let i = 0; i < 4; i++) {
-      const error = await wrong();
       expect(isDialError(error, 'wrong_recovery_password')).toBe(true);
-      messages.push((error as DialError).message);
-    }
+      return error as DialError;
+    };
+    // The hour's budget is 10, and a try of a password is its one evaluation: fetching the record is not
+    // counted. (Setting up above evaluated once, outside this browser's count: 9 are left.)
+    const first = await wrong();
+    expect(first.message).toBe(
+      'That recovery password is not right. 8 tries left before Dial makes you wait.',
+    );
+    expect(first.retryAfterSeconds).toBeUndefined();
+    const messages: string[] = [];
+    for (let i = 0; i < 7; i++) messages.push((await wrong()).message);
     expect(messages).toEqual([
-      'That recovery password is not right. 3 tries left before Dial makes you wait.',
-      'That recovery password is not right. 2 tries left before Dial makes you wait.',
+      ...[7, 6, 5, 4, 3, 2].map(
+        (left) => `That recovery password is not right. ${left} tries left before Dial makes you wait.`,
+      ),
       'That recovery password is not right. 1 try left before Dial makes you wait.',
-      'That recovery password is not right. That was the last try for now: Dial makes you wait before the next one, to keep guessers out.',
     ]);
-    // The fetch takes the last use; the evaluation is refused with the real wait.
-    const refused = await wrong();
+    // The last one says so, with the wait the server gave (the clock is at the start of its hour).
+    const last = await wrong();
+    expect(last.message).toBe(
+      'That recovery password is not right. That was the last try for now: Dial makes you wait before the next one, to keep guessers out.',
+    );
+    expect(last.retryAfterSeconds).toBe(3600);
+    expect(describeError(last)).toBe(`${last.message} You can try again in 1 hour.`);
+    // The next evaluation is refused with the same wait.
+    const refused = await rejection(
+      recoverToRotation(USER, { method: 'password', password: PASSWORD }, () => {}),
+    );
     expect(isDialError(refused, 'too_many_requests')).toBe(true);
-    expect((refused as DialError).retryAfterSeconds).toBeGreaterThan(0);
+    expect((refused as DialError).retryAfterSeconds).toBe(3600);
+    expect(dialServer().count('GET /api/wallet/recovery')).toBe(10);
+    expect(dialServer().count('POST /api/wallet/recovery/oprf', 200)).toBe(9);
   }, 60_000);
 
   it('stops before scrypt when the server refuses the evaluation, passing on the wait', async () => {
     await walletWithRecovery(async (share) =>
       protectWithPassword(share, ADDRESS, PASSWORD, await harden(PASSWORD), undefined, FAST),
     );
-    // One use of the hourly recovery budget is left, 15 minutes before it renews: fetching the record takes
-    // it, and the server refuses the evaluation.
-    await dialServer().spendRecoveryBudget(1, 900);
+    // The hourly recovery budget is spent, 15 minutes before it renews: fetching the record is still
+    // answered, and the server refuses the evaluation.
+    await dialServer().spendRecoveryBudget(0, 900);
     const progress: number[] = [];
     const error = await rejection(
       recoverToRotation(USER, { method: 'password', password: PASSWORD }, (stage, fraction) => {

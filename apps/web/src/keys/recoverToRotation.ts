@@ -22,11 +22,13 @@ export type RecoveryStage = 'fetching' | 'unlocking' | 'protecting';
  * ({@link commitRotation}).
  *
  * A password is hardened through the server's OPRF ({@link hardenPassword}); the server counts each
- * evaluation against the hourly recovery limit, so a wrong password needs no separate report. A record
+ * evaluation against the hourly recovery limit (and nothing else of a try: fetching the record is free), so a
+ * wrong password costs one try and needs no separate report. A record
  * written before the OPRF opens with scrypt alone (a wrong password is then reported, as before), and the
  * new recovery share is always protected with the OPRF: old records are re-wrapped on their first use.
  *
- * @throws {DialError} `wrong_recovery_password` (saying the tries left before a wait, for a hardened record),
+ * @throws {DialError} `wrong_recovery_password` (saying the tries left before a wait, for a hardened record,
+ * and after the last one the wait, in `retryAfterSeconds`),
  * `too_many_requests` (with the wait), `recovery_not_set_up`,
  * `wallet_mismatch`, `user_rejected` (passkey cancelled), or an API error.
  */
@@ -125,33 +127,32 @@ async function unlockWithPassword(
       throw error;
     }
   }
-  let triesLeft: number | undefined;
-  const oprfOutput = await hardenPassword(password, evaluate, (left) => {
-    triesLeft = left;
+  let tries: { left: number; retryAfterSeconds: number | undefined } | undefined;
+  const oprfOutput = await hardenPassword(password, evaluate, (left, retryAfterSeconds) => {
+    tries = { left, retryAfterSeconds };
   });
   try {
     return { share: await openWithPassword(stored, address, password, oprfOutput, onProgress), oprfOutput };
   } catch (error) {
     oprfOutput.fill(0);
-    if (isDialError(error, 'wrong_recovery_password') && triesLeft !== undefined) {
+    if (isDialError(error, 'wrong_recovery_password') && tries !== undefined) {
+      const { left, retryAfterSeconds } = tries;
       throw new DialError('wrong_recovery_password', {
-        message: wrongPasswordMessage(triesLeft),
+        message: wrongPasswordMessage(left),
         cause: error,
+        // After the last try: when the next is allowed (the screen adds "You can try again in …").
+        ...(left === 0 && retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}),
       });
     }
     throw error;
   }
 }
 
-/** What one password try spends of the hourly recovery budget: the record's fetch and one evaluation. */
-const BUDGET_PER_PASSWORD_TRY = 2;
-
 /**
- * "That recovery password is not right. 3 tries left …", from the budget the server says is left
- * (`triesLeft` of the OPRF answer): each try of a password fetches the record and evaluates it once.
+ * "That recovery password is not right. 9 tries left …", from what the server says is left (`triesLeft` of
+ * the OPRF answer): a try of a password is one evaluation, and nothing else of it is counted.
  */
-export function wrongPasswordMessage(budgetLeft: number): string {
-  const tries = Math.floor(budgetLeft / BUDGET_PER_PASSWORD_TRY);
+export function wrongPasswordMessage(tries: number): string {
   const wrong = 'That recovery password is not right.';
   if (tries === 0) {
     return `${wrong} That was the last try for now: Dial makes you wait before the next one, to keep guessers out.`;

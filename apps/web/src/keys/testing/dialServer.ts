@@ -1,3 +1,4 @@
+import type { RecoveryOprfAnswer } from '@dial/api';
 import { createWalletShares, decodeShare, encodeShare, walletProofMessage } from '@dial/core';
 import type { LightMyRequestResponse } from 'fastify';
 import type { Kysely } from 'kysely';
@@ -214,12 +215,12 @@ export function withDialServer(): () => DialServer {
           .execute();
       },
       async evaluate(blindedElement, onTriesLeft) {
-        const { evaluatedElement, triesLeft } = await call<{ evaluatedElement: string; triesLeft: number }>(
+        const { evaluatedElement, triesLeft, retryAfterSeconds } = await call<RecoveryOprfAnswer>(
           'POST',
           '/api/wallet/recovery/oprf',
           { blindedElement: encodeShare(blindedElement) },
         );
-        onTriesLeft?.(triesLeft);
+        onTriesLeft?.(triesLeft, retryAfterSeconds);
         return decodeShare(evaluatedElement);
       },
       requireCode() {
