@@ -31,7 +31,7 @@ import type { Channel, MessageTransport } from './delivery/index.js';
 import { createDatabaseOutboxStore } from './dev/outboxStore.js';
 import { sendFromFaucet } from './devchain/index.js';
 import { registerEventRoutes } from './events/eventRoutes.js';
-import { connectRedisWake, type RedisWake } from './events/redisWake.js';
+import { connectRedisWake, type RedisWake, wakeChannel } from './events/redisWake.js';
 import {
   createWalletStreams,
   WALLET_STREAM_SETTINGS,
@@ -83,6 +83,8 @@ export interface AppDeps {
   chain?: ChainReader;
   /** How often this server looks for transfers due for a chain check (default 5 s). */
   transferCheckIntervalMs?: number;
+  /** How often account changes whose cooling-off period ended are made (default 30 s); tests shorten it. */
+  accountChangeIntervalMs?: number;
   /** The wallet streams' timings and limits instead of {@link WALLET_STREAM_SETTINGS}. */
   walletStreams?: Partial<WalletStreamSettings>;
 }
@@ -131,7 +133,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
       redis = await connectRedis(config.redis.url, { onError: (error) => logRedisError(error) });
       redisWake = await connectRedisWake(
         redis,
-        config.redis.keyPrefix,
+        wakeChannel(config.redis, config.appId),
         (userId) => wakeLocalStreams(userId),
         (error) => logRedisError(error instanceof Error ? error : new Error(String(error))),
       );
@@ -298,7 +300,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
   registerReauthRoutes(typed, ctx);
   registerMethodRoutes(typed, ctx);
   registerAccountSessionRoutes(typed, ctx);
-  registerAccountChangeRoutes(typed, ctx);
+  registerAccountChangeRoutes(typed, ctx, deps.accountChangeIntervalMs);
   registerBrowserRoutes(typed, ctx);
   registerNoticeRoutes(typed, ctx);
   registerWalletRoutes(typed, ctx);

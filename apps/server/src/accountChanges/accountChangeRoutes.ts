@@ -22,7 +22,11 @@ export const DUE_CHANGES_INTERVAL_MS = 30_000;
  * for without one (listed, cancelled), and "Secure my account"; and the timer that makes changes when
  * their cooling-off period ends (every server runs it: each change is claimed by one conditional update).
  */
-export function registerAccountChangeRoutes(app: TypedApp, ctx: AppContext): void {
+export function registerAccountChangeRoutes(
+  app: TypedApp,
+  ctx: AppContext,
+  intervalMs = DUE_CHANGES_INTERVAL_MS,
+): void {
   app.post(
     accountProofRoute.url,
     { preHandler: app.requireUser, schema: accountProofRoute.schema },
@@ -73,20 +77,24 @@ export function registerAccountChangeRoutes(app: TypedApp, ctx: AppContext): voi
 
   let timer: RepeatingTask | undefined;
   app.addHook('onReady', async () => {
-    timer = startDueChangesTimer(ctx, app.log);
+    timer = startDueChangesTimer(ctx, app.log, intervalMs);
   });
   app.addHook('onClose', async () => {
     await timer?.stop();
   });
 }
 
-/** Makes due changes every {@link DUE_CHANGES_INTERVAL_MS}. */
-export function startDueChangesTimer(ctx: AppContext, log: FastifyBaseLogger): RepeatingTask {
+/** Makes due changes every `intervalMs` ({@link DUE_CHANGES_INTERVAL_MS} by default). */
+export function startDueChangesTimer(
+  ctx: AppContext,
+  log: FastifyBaseLogger,
+  intervalMs = DUE_CHANGES_INTERVAL_MS,
+): RepeatingTask {
   return startRepeatingTask(
     async () => {
       await applyDueChanges(ctx, log);
     },
-    DUE_CHANGES_INTERVAL_MS,
+    intervalMs,
     (error) => log.warn({ err: error }, 'making due account changes failed'),
   );
 }
