@@ -123,7 +123,8 @@ function startLiveWallet(chains: () => readonly Chain[]): () => void {
   };
 
   const stopListening = onWalletChange((change) => {
-    if (change.kind === 'keys') return;
+    // Key splits and account changes move no money: their own screens listen for them.
+    if (change.kind === 'keys' || change.kind === 'account') return;
     checkBalances();
     if (change.kind === 'activity' && change.direction === 'received') {
       announce(change).catch(() => {
