@@ -2,6 +2,8 @@
 import type { PublicConfig } from '@dial/api';
 
 export type {
+  AccountChange,
+  AccountProof,
   FaucetAsset,
   FaucetSent,
   LocalChainConfig,

@@ -1,5 +1,8 @@
 import './settings.css';
-import { type ReactNode, useCallback, useState } from 'react';
+import { type ReactNode, useCallback, useRef, useState } from 'react';
+import { listAccountChanges } from '../account/accountChangesApi';
+import { describeAskedChange } from '../account/describeAccountChange';
+import type { ChangeOutcome } from '../account/makeAccountChange';
 import type { SignInMethod } from '../api/types';
 import { closeScreen } from '../navigation/navigate';
 import { SCREEN_PATHS } from '../navigation/routes';
@@ -9,11 +12,14 @@ import { listMethods, listSessions } from './accountApi';
 import { formatMethodValue } from './describeMethod';
 import { LinkWallet } from './LinkWallet';
 import { Notices } from './Notices';
+import { PendingChanges } from './PendingChanges';
 import { Sessions } from './Sessions';
 import { type AddMethodKind, SignInMethods } from './SignInMethods';
 import { useAccountData } from './useAccountData';
 
 export interface SettingsScreenProps {
+  /** The signed-in account: changes to it are proved with its key when this browser can. */
+  userId: string;
   /** The person signed out everywhere: back to sign-in, at the wallet home. */
   onSignedOut(): void;
   /** The server no longer knows this session (ended from another browser): back to sign-in. */
@@ -23,29 +29,76 @@ export interface SettingsScreenProps {
 }
 
 /**
- * `/settings` (its own chunk): the person's sign-in methods (add a phone number or e-mail address by a
- * code, remove, findability for send-to-phone) and where they are signed in (end a session, the others, or
- * all of them).
+ * `/settings` (its own chunk): the changes waiting to be made to the account and "Secure my account"; the
+ * person's sign-in methods (add a phone number or e-mail address by a code, remove, findability for
+ * send-to-phone) and where they are signed in (end a session, the others, or all of them).
  */
-export default function SettingsScreen({ onSignedOut, onSessionEnded, walletOffer }: SettingsScreenProps) {
-  const methods = useAccountData(listMethods, onSessionEnded);
-  const sessions = useAccountData(listSessions, onSessionEnded);
+export default function SettingsScreen({
+  userId,
+  onSignedOut,
+  onSessionEnded,
+  walletOffer,
+}: SettingsScreenProps) {
+  /** Signed out here by "Sign out everywhere" without proof: what was asked stays shown until Continue. */
+  const [signedOutAsked, setSignedOutAsked] = useState<string | null>(null);
+  const signedOutShown = useRef(false);
+  const sessionEnded = useCallback(() => {
+    if (!signedOutShown.current) onSessionEnded();
+  }, [onSessionEnded]);
+  const methods = useAccountData(listMethods, sessionEnded);
+  const sessions = useAccountData(listSessions, sessionEnded);
+  const changes = useAccountData(listAccountChanges, sessionEnded);
   const [adding, setAdding] = useState<AddMethodKind | null>(null);
   const [notice, setNotice] = useState('');
   const { reload: reloadMethods } = methods;
+  const { reload: reloadSessions } = sessions;
+  const { reload: reloadChanges } = changes;
 
   const linked = useCallback(
-    (method: SignInMethod) => {
+    (outcome: ChangeOutcome<SignInMethod>) => {
       setAdding(null);
-      setNotice(`${formatMethodValue(method)} is linked: you can sign in with it.`);
+      setNotice(
+        outcome.applied
+          ? `${formatMethodValue(outcome.value)} is linked: you can sign in with it.`
+          : describeAskedChange(outcome.pending, outcome.reason),
+      );
       reloadMethods();
+      reloadChanges();
     },
-    [reloadMethods],
+    [reloadMethods, reloadChanges],
+  );
+  const signedOutEverywhere = useCallback(
+    (asked: string | null) => {
+      if (asked === null) {
+        onSignedOut();
+        return;
+      }
+      signedOutShown.current = true;
+      setSignedOutAsked(asked);
+    },
+    [onSignedOut],
   );
 
-  if (adding === 'wallet') return <LinkWallet onLinked={linked} onCancel={() => setAdding(null)} />;
+  if (signedOutAsked !== null) {
+    return (
+      <Screen title="Signed out">
+        <p className="lead">This browser is signed out.</p>
+        <p className="message message-success break-anywhere" role="status">
+          {signedOutAsked}
+        </p>
+        <div className="actions">
+          <button type="button" className="button button-primary" onClick={onSignedOut}>
+            Continue
+          </button>
+        </div>
+      </Screen>
+    );
+  }
+  if (adding === 'wallet') {
+    return <LinkWallet userId={userId} onLinked={linked} onCancel={() => setAdding(null)} />;
+  }
   if (adding !== null) {
-    return <AddMethod kind={adding} onLinked={linked} onCancel={() => setAdding(null)} />;
+    return <AddMethod kind={adding} userId={userId} onLinked={linked} onCancel={() => setAdding(null)} />;
   }
 
   return (
@@ -53,12 +106,24 @@ export default function SettingsScreen({ onSignedOut, onSessionEnded, walletOffe
       <p className="message message-success break-anywhere" role="status">
         {notice}
       </p>
-      <Notices onSessionEnded={onSessionEnded} />
+      <PendingChanges
+        userId={userId}
+        data={changes.data}
+        reload={reloadChanges}
+        onSessionEnded={sessionEnded}
+        onSecured={() => {
+          reloadMethods();
+          reloadSessions();
+        }}
+      />
+      <Notices onSessionEnded={sessionEnded} />
       <SignInMethods
+        userId={userId}
         data={methods.data}
         reload={methods.reload}
         patch={methods.patch}
-        onSessionEnded={onSessionEnded}
+        onSessionEnded={sessionEnded}
+        onChangesChanged={reloadChanges}
         announce={setNotice}
         onAdd={(kind) => {
           setNotice('');
@@ -67,11 +132,13 @@ export default function SettingsScreen({ onSignedOut, onSessionEnded, walletOffe
       />
       {walletOffer}
       <Sessions
+        userId={userId}
         data={sessions.data}
         reload={sessions.reload}
-        onSessionEnded={onSessionEnded}
+        onSessionEnded={sessionEnded}
         announce={setNotice}
-        onSignedOutEverywhere={onSignedOut}
+        onSignedOutEverywhere={signedOutEverywhere}
+        onChangesChanged={reloadChanges}
       />
       <div className="actions">
         <button
