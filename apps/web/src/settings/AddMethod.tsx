@@ -1,4 +1,5 @@
-import type { FormEvent } from 'react';
+import { type FormEvent, useMemo } from 'react';
+import type { ChangeOutcome } from '../account/makeAccountChange';
 import type { OtpChannel, SignInMethod } from '../api/types';
 import { CodeEntry } from '../sign-in/CodeEntry';
 import { EmailField } from '../sign-in/EmailField';
@@ -11,7 +12,9 @@ import { linkCodeRoutes } from './linkCodeRoutes';
 interface AddMethodProps {
   /** A phone number (`sms`) or an e-mail address. */
   kind: OtpChannel;
-  onLinked(method: SignInMethod): void;
+  userId: string;
+  /** The code was right: the method is linked, or (no proof from this browser) its link was asked for. */
+  onLinked(outcome: ChangeOutcome<SignInMethod>): void;
   onCancel(): void;
 }
 
@@ -19,15 +22,16 @@ interface AddMethodProps {
  * "Add a phone number" / "Add an email address": the number or address, a code sent to it, and the code
  * entered here links it (the same form and code screen as sign-in, on the linking routes).
  */
-export function AddMethod({ kind, onLinked, onCancel }: AddMethodProps) {
-  const flow = useSignInFlow(kind, linkCodeRoutes.send);
+export function AddMethod({ kind, userId, onLinked, onCancel }: AddMethodProps) {
+  const routes = useMemo(() => linkCodeRoutes(userId), [userId]);
+  const flow = useSignInFlow(kind, routes.send);
   const isPhone = kind === 'sms';
 
   if (flow.step.name === 'code') {
     return (
       <CodeEntry
         challenge={flow.step.challenge}
-        routes={linkCodeRoutes}
+        routes={routes}
         onVerified={onLinked}
         onResent={flow.resent}
         onBack={flow.back}

@@ -1,3 +1,4 @@
+import type { ChangeOutcome } from '../account/makeAccountChange';
 import type { SignInMethod } from '../api/types';
 import { useDiscoveredWallets } from '../connect/useDiscoveredWallets';
 import { WalletChoices } from '../connect/WalletChoices';
@@ -5,7 +6,8 @@ import { Screen } from '../ui/Screen';
 import { useLinkWallet } from './useLinkWallet';
 
 interface LinkWalletProps {
-  onLinked(method: SignInMethod): void;
+  userId: string;
+  onLinked(outcome: ChangeOutcome<SignInMethod>): void;
   onCancel(): void;
 }
 
@@ -13,8 +15,8 @@ interface LinkWalletProps {
  * "Link a wallet": the wallets this browser offers (EIP-6963, or the injected one); the one picked signs a
  * message (free, no transaction) that proves it is the person's, and is linked as a way to sign in.
  */
-export function LinkWallet({ onLinked, onCancel }: LinkWalletProps) {
-  const link = useLinkWallet(onLinked);
+export function LinkWallet({ userId, onLinked, onCancel }: LinkWalletProps) {
+  const link = useLinkWallet(userId, onLinked);
   const wallets = useDiscoveredWallets();
 
   return (

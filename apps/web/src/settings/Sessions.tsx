@@ -1,48 +1,76 @@
+import { describeAskedChange } from '../account/describeAccountChange';
 import type { SessionInfo } from '../api/types';
 import { ErrorMessage } from '../ui/ErrorMessage';
-import { endOtherSessions, endSession, logoutEverywhere } from './accountApi';
 import { formatMoment } from './describeMethod';
 import { currentFirst, describeSignIn } from './describeSession';
+import { endEveryOtherSession, signOutEverywhere as endEverySession, endOneSession } from './provedChanges';
 import { useAccountAction } from './useAccountAction';
 import type { AccountData } from './useAccountData';
 
 interface SessionsProps {
+  userId: string;
   data: AccountData<SessionInfo[]>;
   reload(): void;
   onSessionEnded(): void;
   /** Tells the screen's status line what was done. */
   announce(message: string): void;
-  /** Every session ended, this one too: back to sign-in. */
-  onSignedOutEverywhere(): void;
+  /**
+   * This session is ended, and every other one too (null) or, without the key's proof, the others are
+   * asked to end (what was asked, in words): back to sign-in.
+   */
+  onSignedOutEverywhere(asked: string | null): void;
+  /** A change was asked for (it waits) or made: the pending changes are shown again. */
+  onChangesChanged(): void;
 }
 
-/** "Where you're signed in": the person's sessions, this browser's marked; end one, the others, or all. */
-export function Sessions({ data, reload, onSessionEnded, announce, onSignedOutEverywhere }: SessionsProps) {
-  const action = useAccountAction(reload, onSessionEnded);
+/**
+ * "Where you're signed in": the person's sessions, this browser's marked; end one, the others, or all. Ending
+ * another session is proved with the account's key when this browser can; else it is asked for, and waits.
+ */
+export function Sessions({
+  userId,
+  data,
+  reload,
+  onSessionEnded,
+  announce,
+  onSignedOutEverywhere,
+  onChangesChanged,
+}: SessionsProps) {
+  const action = useAccountAction(() => {
+    reload();
+    onChangesChanged();
+  }, onSessionEnded);
 
   const end = async (session: SessionInfo) => {
     announce('');
-    if (await action.run(session.id, () => endSession(session.id))) {
-      announce(`The session on ${session.device} is ended: it is signed out.`);
-    }
+    let said = '';
+    const done = await action.run(session.id, async () => {
+      const outcome = await endOneSession(userId, session.id);
+      said = outcome.applied
+        ? `The session on ${session.device} is ended: it is signed out.`
+        : describeAskedChange(outcome.pending, outcome.reason);
+    });
+    if (done) announce(said);
   };
   const endOthers = async () => {
     announce('');
-    let ended = 0;
+    let said = '';
     const done = await action.run('others', async () => {
-      ended = await endOtherSessions();
+      const outcome = await endEveryOtherSession(userId);
+      if (!outcome.applied) said = describeAskedChange(outcome.pending, outcome.reason);
+      else if (outcome.value === 0) said = 'There were no other sessions.';
+      else said = `${outcome.value} other ${outcome.value === 1 ? 'session is' : 'sessions are'} ended.`;
     });
-    if (done) {
-      announce(
-        ended === 0
-          ? 'There were no other sessions.'
-          : `${ended} other ${ended === 1 ? 'session is' : 'sessions are'} ended.`,
-      );
-    }
+    if (done) announce(said);
   };
   const signOutEverywhere = async () => {
     announce('');
-    if (await action.run('everywhere', logoutEverywhere)) onSignedOutEverywhere();
+    let asked: string | null = null;
+    const done = await action.run('everywhere', async () => {
+      const outcome = await endEverySession(userId);
+      if (!outcome.applied) asked = describeAskedChange(outcome.pending, outcome.reason);
+    });
+    if (done) onSignedOutEverywhere(asked);
   };
 
   const sessions = data.status === 'ready' ? currentFirst(data.value) : [];

@@ -1,10 +1,11 @@
 import { useState } from 'react';
+import { describeAskedChange } from '../account/describeAccountChange';
 import type { SignInMethod } from '../api/types';
 import { ErrorMessage } from '../ui/ErrorMessage';
 import type { MethodList } from './accountApi';
-import { removeMethod, setFindable } from './accountApi';
 import { formatDay, formatMethodValue, METHOD_KIND_LABELS } from './describeMethod';
 import { additionBlockedReason, methodCount, removalBlockedReason } from './methodLimits';
+import { changeFindable, makeAccountWallet, removeSignInMethod } from './provedChanges';
 import { useAccountAction } from './useAccountAction';
 import type { AccountData } from './useAccountData';
 
@@ -12,6 +13,7 @@ import type { AccountData } from './useAccountData';
 export type AddMethodKind = 'sms' | 'email' | 'wallet';
 
 interface SignInMethodsProps {
+  userId: string;
   data: AccountData<MethodList>;
   reload(): void;
   /** Shows a method as the server answered it changed. */
@@ -20,11 +22,30 @@ interface SignInMethodsProps {
   /** Tells the screen's status line what was done. */
   announce(message: string): void;
   onAdd(kind: AddMethodKind): void;
+  /** A change was asked for (it waits) or made: the pending changes are shown again. */
+  onChangesChanged(): void;
 }
 
-/** "Sign-in methods": the person's phone numbers, e-mail addresses and wallets, in full; add, remove, findability. */
-export function SignInMethods({ data, reload, patch, onSessionEnded, announce, onAdd }: SignInMethodsProps) {
-  const action = useAccountAction(reload, onSessionEnded);
+/**
+ * "Sign-in methods": the person's phone numbers, e-mail addresses and wallets, in full; add, remove,
+ * findability, and "Make this my wallet" for a wallet linked without the key's proof. Each change is proved
+ * with the account's key when this browser can; else it is asked for, and the status line says when it
+ * happens.
+ */
+export function SignInMethods({
+  userId,
+  data,
+  reload,
+  patch,
+  onSessionEnded,
+  announce,
+  onAdd,
+  onChangesChanged,
+}: SignInMethodsProps) {
+  const action = useAccountAction(() => {
+    reload();
+    onChangesChanged();
+  }, onSessionEnded);
   const [confirming, setConfirming] = useState<string | null>(null);
   /** A findability change under way: the box shows it until the server answers. */
   const [requested, setRequested] = useState<{ id: string; findable: boolean } | null>(null);
@@ -32,27 +53,47 @@ export function SignInMethods({ data, reload, patch, onSessionEnded, announce, o
   const toggleFindable = async (method: SignInMethod, findable: boolean) => {
     announce('');
     setRequested({ id: method.id, findable });
+    let said = '';
     const done = await action.run(method.id, async () => {
-      const changed = await setFindable(method.id, findable);
+      const outcome = await changeFindable(userId, method.id, findable);
+      if (!outcome.applied) {
+        said = describeAskedChange(outcome.pending, outcome.reason);
+        return;
+      }
+      const changed = outcome.value;
       patch((list) => ({
         ...list,
         methods: list.methods.map((each) => (each.id === changed.id ? changed : each)),
       }));
+      said = findable
+        ? `People can now send to you by ${formatMethodValue(method)}.`
+        : `People can no longer find you by ${formatMethodValue(method)}.`;
     });
     setRequested(null);
-    if (done) {
-      announce(
-        findable
-          ? `People can now send to you by ${formatMethodValue(method)}.`
-          : `People can no longer find you by ${formatMethodValue(method)}.`,
-      );
-    }
+    if (done) announce(said);
   };
   const remove = async (method: SignInMethod) => {
     announce('');
-    const done = await action.run(method.id, () => removeMethod(method.id));
+    let said = '';
+    const done = await action.run(method.id, async () => {
+      const outcome = await removeSignInMethod(userId, method.id);
+      said = outcome.applied
+        ? `${formatMethodValue(method)} is removed: you can no longer sign in with it.`
+        : describeAskedChange(outcome.pending, outcome.reason);
+    });
     setConfirming(null);
-    if (done) announce(`${formatMethodValue(method)} is removed: you can no longer sign in with it.`);
+    if (done) announce(said);
+  };
+  const makeWallet = async (method: SignInMethod) => {
+    announce('');
+    let said = '';
+    const done = await action.run(method.id, async () => {
+      const outcome = await makeAccountWallet(userId, method.id);
+      said = outcome.applied
+        ? `${formatMethodValue(method)} is now your wallet: it is confirmed as yours.`
+        : describeAskedChange(outcome.pending, outcome.reason);
+    });
+    if (done) announce(said);
   };
 
   return (
@@ -95,6 +136,7 @@ export function SignInMethods({ data, reload, patch, onSessionEnded, announce, o
                   }}
                   onCancelRemove={() => setConfirming(null)}
                   onRemove={() => void remove(method)}
+                  onMakeWallet={() => void makeWallet(method)}
                 />
               ))}
             </ul>
@@ -122,6 +164,7 @@ interface MethodItemProps {
   onAskRemove(): void;
   onCancelRemove(): void;
   onRemove(): void;
+  onMakeWallet(): void;
 }
 
 const VALUE_CLASS: Record<SignInMethod['kind'], string> = {
@@ -140,6 +183,7 @@ function MethodItem({
   onAskRemove,
   onCancelRemove,
   onRemove,
+  onMakeWallet,
 }: MethodItemProps) {
   const value = formatMethodValue(method);
   const findableId = `findable-${method.id}`;
@@ -147,9 +191,33 @@ function MethodItem({
 
   return (
     <li className="settings-item">
-      <p className="settings-kind">{METHOD_KIND_LABELS[method.kind]}</p>
+      <p className="settings-kind">
+        {METHOD_KIND_LABELS[method.kind]}
+        {!method.trusted && (
+          <span className="settings-badge settings-untrusted">not confirmed by your wallet</span>
+        )}
+      </p>
       <p className={VALUE_CLASS[method.kind]}>{value}</p>
       <p className="hint">Added on {formatDay(method.createdAt)}</p>
+      {!method.trusted && (
+        <p className="hint">
+          It was linked without your wallet’s confirmation: it cannot remove a method that was, and “Secure my
+          account” removes it.
+        </p>
+      )}
+      {!method.trusted && method.kind === 'wallet' && (
+        <button
+          type="button"
+          className="button button-link"
+          aria-label={`Make ${value} my wallet`}
+          aria-disabled={pending}
+          onClick={() => {
+            if (!pending) onMakeWallet();
+          }}
+        >
+          Make this my wallet
+        </button>
+      )}
 
       {method.kind === 'phone' && (
         <div className="settings-toggle">

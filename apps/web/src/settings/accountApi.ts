@@ -1,5 +1,19 @@
+import { proofBody } from '../account/accountChangesApi';
+import type { PendingAnswer } from '../account/makeAccountChange';
 import { requestJson } from '../api/client';
-import type { OtpChannel, OtpStarted, SessionInfo, SignInMethod, SiweNonce } from '../api/types';
+import type {
+  AccountProof,
+  OtpChannel,
+  OtpStarted,
+  SessionInfo,
+  SignInMethod,
+  SiweNonce,
+} from '../api/types';
+
+/** A method route's answer when the change was made. */
+export interface MethodAnswer {
+  method: SignInMethod;
+}
 
 /** `GET /api/auth/methods`: the person's sign-in methods, oldest first, and how many they may have. */
 export interface MethodList {
@@ -20,15 +34,19 @@ export function startLinkCode(channel: OtpChannel, to: string): Promise<OtpStart
 }
 
 /**
- * Checks the code and links the number or address; rejects with `invalid_code`, `code_expired`,
- * `code_attempts_exceeded`, `method_taken` (another account's), `method_already_linked` or
- * `methods_limit_reached`.
+ * Checks the code and links the number or address: at once with the key's proof, else it waits (202);
+ * rejects with `invalid_code`, `code_expired`, `code_attempts_exceeded`, `method_taken` (another account's),
+ * `method_already_linked` or `methods_limit_reached`.
  */
-export async function verifyLinkCode(channel: OtpChannel, to: string, code: string): Promise<SignInMethod> {
-  const { method } = await requestJson<{ method: SignInMethod }>('POST', '/api/auth/methods/code/verify', {
-    body: { channel, to, code },
+export function verifyLinkCode(
+  channel: OtpChannel,
+  to: string,
+  code: string,
+  proof: AccountProof | null = null,
+): Promise<MethodAnswer | PendingAnswer> {
+  return requestJson('POST', '/api/auth/methods/code/verify', {
+    body: { channel, to, code, ...proofBody(proof) },
   });
-  return method;
 }
 
 /** A nonce for the SIWE message that links a wallet, bound to this session. */
@@ -36,25 +54,43 @@ export function getLinkWalletNonce(): Promise<SiweNonce> {
   return requestJson<SiweNonce>('POST', '/api/auth/methods/wallet/nonce', { body: {} });
 }
 
-/** Links the address that signed `message` (a SIWE message with a link nonce). */
-export async function linkWallet(message: string, signature: string): Promise<SignInMethod> {
-  const { method } = await requestJson<{ method: SignInMethod }>('POST', '/api/auth/methods/wallet', {
-    body: { message, signature },
+/** Links the address that signed `message` (a SIWE message with a link nonce): at once with the proof. */
+export function linkWallet(
+  message: string,
+  signature: string,
+  proof: AccountProof | null = null,
+): Promise<MethodAnswer | PendingAnswer> {
+  return requestJson('POST', '/api/auth/methods/wallet', {
+    body: { message, signature, ...proofBody(proof) },
   });
-  return method;
 }
 
-/** Turns a phone number's findability for send-to-phone on or off. */
-export async function setFindable(id: string, findable: boolean): Promise<SignInMethod> {
-  const { method } = await requestJson<{ method: SignInMethod }>('PATCH', methodPath(id), {
-    body: { findable },
-  });
-  return method;
+/** Turns a phone number's findability for send-to-phone on or off: at once with the proof. */
+export function setFindable(
+  id: string,
+  findable: boolean,
+  proof: AccountProof | null = null,
+): Promise<MethodAnswer | PendingAnswer> {
+  return requestJson('PATCH', methodPath(id), { body: { findable, ...proofBody(proof) } });
 }
 
-/** Unlinks a method; rejects with `last_method` for the only one, `not_found` when it is gone. */
-export async function removeMethod(id: string): Promise<void> {
-  await requestJson<{ ok: true }>('POST', `${methodPath(id)}/remove`, { body: {} });
+/**
+ * Unlinks a method, at once with the proof; rejects with `last_method` for the only one, `not_found` when
+ * it is gone, `method_outranked` from a session of a method linked without proof.
+ */
+export function removeMethod(
+  id: string,
+  proof: AccountProof | null = null,
+): Promise<{ ok: true } | PendingAnswer> {
+  return requestJson('POST', `${methodPath(id)}/remove`, { body: proofBody(proof) });
+}
+
+/** Makes a wallet linked without proof the account's wallet: at once with the proof. */
+export function useWallet(
+  id: string,
+  proof: AccountProof | null = null,
+): Promise<MethodAnswer | PendingAnswer> {
+  return requestJson('POST', `${methodPath(id)}/use-wallet`, { body: proofBody(proof) });
 }
 
 export async function listSessions(signal?: AbortSignal): Promise<SessionInfo[]> {
@@ -64,24 +100,27 @@ export async function listSessions(signal?: AbortSignal): Promise<SessionInfo[]>
   return sessions;
 }
 
-/** Ends one session on every server at once; rejects with `not_found` when it has ended already. */
-export async function endSession(id: string): Promise<void> {
-  await requestJson<{ ok: true }>('POST', `/api/auth/sessions/${encodeURIComponent(id)}/end`, {
-    body: {},
-  });
+/**
+ * Ends one session on every server at once (another one: with the proof, else it waits); rejects with
+ * `not_found` when it has ended already.
+ */
+export function endSession(
+  id: string,
+  proof: AccountProof | null = null,
+): Promise<{ ok: true } | PendingAnswer> {
+  return requestJson('POST', `/api/auth/sessions/${encodeURIComponent(id)}/end`, { body: proofBody(proof) });
 }
 
-/** Ends every session of the person but this one; returns how many ended. */
-export async function endOtherSessions(): Promise<number> {
-  const { ended } = await requestJson<{ ended: number }>('POST', '/api/auth/sessions/end-others', {
-    body: {},
-  });
-  return ended;
+/** Ends every session of the person but this one (with the proof, else it waits); says how many ended. */
+export function endOtherSessions(
+  proof: AccountProof | null = null,
+): Promise<{ ended: number } | PendingAnswer> {
+  return requestJson('POST', '/api/auth/sessions/end-others', { body: proofBody(proof) });
 }
 
-/** Ends every session of the person, this one included. */
-export async function logoutEverywhere(): Promise<void> {
-  await requestJson<{ ok: true }>('POST', '/api/auth/logout/everywhere', { body: {} });
+/** Ends this session and clears the cookie; the others at once with the proof, else they wait. */
+export function logoutEverywhere(proof: AccountProof | null = null): Promise<{ ok: true } | PendingAnswer> {
+  return requestJson('POST', '/api/auth/logout/everywhere', { body: proofBody(proof) });
 }
 
 function methodPath(id: string): string {

@@ -1,21 +1,47 @@
-import { DialError } from '@dial/core';
+import { createWalletShares, DialError, encodeShare } from '@dial/core';
 import { type Hex, hexToString } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { createSiweMessage } from 'viem/siwe';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { SiweNonce } from '../api/types';
 import type { WalletProvider } from '../connect/walletProvider';
+import { splitId } from '../keys/deviceShareRecords';
 import { withDialServer } from '../keys/testing/dialServer';
-import { listMethods } from './accountApi';
-import { linkWalletMethod } from './linkWalletMethod';
+import { TEST_WALLET_ADDRESS, TEST_WALLET_KEY } from '../keys/testing/testWallet';
 
-/** Linking a browser wallet from settings, against the real server (SIWE checks, link nonces, linking). */
+/**
+ * Linking a browser wallet from settings, against the real server (SIWE checks, link nonces, linking), by
+ * an account whose embedded wallet's device share this browser holds (the in-memory stand-in for the
+ * IndexedDB store): the link carries the key's proof, so it is made at once.
+ */
+const memory = await vi.hoisted(async () =>
+  (await import('../keys/testing/memoryShareStore')).memoryShareStore(),
+);
+vi.mock('../keys/deviceShareStore', () => ({ deviceShareStore: memory.store }));
+
+const { deviceShareStore } = await import('../keys/deviceShareStore');
+const { listMethods } = await import('./accountApi');
+const { linkWalletMethod: linkWith } = await import('./linkWalletMethod');
+
 const dialServer = withDialServer();
+const linkWalletMethod = (provider: WalletProvider, onStep: (step: string) => void) =>
+  linkWith(dialServer().userId, provider, onStep);
 
-beforeEach(() => {
+beforeEach(async () => {
   // The message's issued-at is this browser's time: the server's clock is the test's.
   vi.useFakeTimers({ toFake: ['Date'] });
   vi.setSystemTime(dialServer().test.clock.now());
+  memory.clear();
+  const { userId } = dialServer();
+  const shares = await createWalletShares(TEST_WALLET_KEY);
+  const slot = { address: TEST_WALLET_ADDRESS, generation: 1, split: await splitId(shares.authShare) };
+  await deviceShareStore.save(userId, slot, shares.deviceShare);
+  await dialServer().hold({
+    key: TEST_WALLET_KEY,
+    authShare: encodeShare(shares.authShare),
+    generation: 1,
+    recovery: null,
+  });
 });
 afterEach(() => {
   vi.useRealTimers();
@@ -51,9 +77,12 @@ describe('linkWalletMethod', () => {
   it('links the wallet that signed a message carrying a link nonce of this session', async () => {
     const wallet = testWallet();
     const steps: string[] = [];
-    const method = await linkWalletMethod(wallet.provider, (step) => steps.push(step));
+    const outcome = await linkWalletMethod(wallet.provider, (step) => steps.push(step));
 
-    expect(method).toMatchObject({ kind: 'wallet', value: wallet.account.address, findable: null });
+    expect(outcome).toMatchObject({
+      applied: true,
+      value: { kind: 'wallet', value: wallet.account.address, findable: null, trusted: true },
+    });
     expect(steps).toEqual(['connecting', 'signing', 'verifying']);
     expect(wallet.calls.map((call) => call.method)).toEqual([
       'eth_requestAccounts',
@@ -69,6 +98,19 @@ describe('linkWalletMethod', () => {
     expect((await listMethods()).methods.map((each) => each.kind)).toEqual(['phone', 'wallet']);
   });
 
+  it('only asks to link it when this browser holds no device share: it waits', async () => {
+    memory.clear();
+    const wallet = testWallet();
+    const outcome = await linkWalletMethod(wallet.provider, () => undefined);
+    expect(outcome).toMatchObject({
+      applied: false,
+      reason: 'no-device-share',
+      pending: { action: 'link-method', status: 'pending' },
+    });
+    expect(dialServer().count('POST /api/auth/methods/wallet', 202)).toBe(1);
+    expect((await listMethods()).methods).toHaveLength(1);
+  });
+
   it('links nothing when the person declines to sign', async () => {
     const wallet = testWallet(['personal_sign']);
     const refused = await linkWalletMethod(wallet.provider, () => undefined).catch((error: unknown) => error);
@@ -80,10 +122,9 @@ describe('linkWalletMethod', () => {
 
   it("refuses another account's wallet with method_taken", async () => {
     const wallet = testWallet();
-    // Another person links the wallet first, through the API, as their settings screen does.
+    // Another person signs up with the wallet first (Sign-In with Ethereum, in their own browser).
     const { test } = dialServer();
-    const { token } = await test.signIn('email', 'someone.else@example.com');
-    const nonce = (await test.post('/api/auth/methods/wallet/nonce', {}, { token })).json<SiweNonce>();
+    const nonce = (await test.post('/api/auth/siwe/nonce')).json<SiweNonce>();
     const message = createSiweMessage({
       address: wallet.account.address,
       chainId: nonce.chainIds[0]!,
@@ -95,9 +136,7 @@ describe('linkWalletMethod', () => {
       issuedAt: test.clock.now(),
     });
     const signature = await wallet.account.signMessage({ message });
-    expect((await test.post('/api/auth/methods/wallet', { message, signature }, { token })).statusCode).toBe(
-      200,
-    );
+    expect((await test.post('/api/auth/siwe/verify', { message, signature })).statusCode).toBe(200);
 
     const refused = await linkWalletMethod(wallet.provider, () => undefined).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(DialError);

@@ -8,6 +8,7 @@ function method(kind: SignInMethod['kind'], value: string): SignInMethod {
     kind,
     value,
     findable: kind === 'phone' ? true : null,
+    trusted: true,
     createdAt: '2026-11-24T09:30:00.000Z',
   };
 }

@@ -116,7 +116,7 @@ function EmbeddedWalletScreen({ user, config, onSignedOut, opening }: WalletScre
   if (screen === 'settings') {
     return (
       <Suspense fallback={<StatusScreen message="Loading…" />}>
-        <SettingsScreen onSignedOut={signedOutHere} onSessionEnded={onSignedOut} />
+        <SettingsScreen userId={user.id} onSignedOut={signedOutHere} onSessionEnded={onSignedOut} />
       </Suspense>
     );
   }
@@ -210,6 +210,7 @@ function ExternalWalletScreen({
     return (
       <Suspense fallback={<StatusScreen message="Loading…" />}>
         <SettingsScreen
+          userId={user.id}
           onSignedOut={signedOutHere}
           onSessionEnded={onSignedOut}
           walletOffer={
