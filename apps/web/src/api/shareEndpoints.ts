@@ -1,5 +1,5 @@
 import { requestJson } from './client';
-import type { OtpChannel, ProtectedRecoveryShare, WalletProof } from './types';
+import type { AccountProof, OtpChannel, ProtectedRecoveryShare, WalletProof } from './types';
 
 /** The new shares of a rotation: `PUT /api/wallet/shares`. */
 export interface ShareRotation {
@@ -61,7 +61,10 @@ export function verifyReauth(code: string): Promise<{ reauthenticatedUntil: stri
   return requestJson('POST', '/api/auth/reauth/verify', { body: { code } });
 }
 
-/** The auth share for showing the private key; rejects with `reauthentication_required` without a fresh code. */
-export function getWalletExport(): Promise<WalletExport> {
-  return requestJson<WalletExport>('GET', '/api/wallet/export');
+/**
+ * The auth share for showing the private key, with the key's proof (`export-key`); rejects with
+ * `reauthentication_required` without a fresh code.
+ */
+export function getWalletExport(proof: AccountProof): Promise<WalletExport> {
+  return requestJson<WalletExport>('POST', '/api/wallet/export', { body: { proof } });
 }

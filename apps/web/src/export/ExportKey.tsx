@@ -1,6 +1,7 @@
 import '../recovery/recovery.css';
 import { DialError } from '@dial/core';
 import { useEffect, useRef, useState } from 'react';
+import { requireAccountProof } from '../account/proveAccountChange';
 import { toDialError } from '../api/describeError';
 import { getWalletExport } from '../api/shareEndpoints';
 import { keyFromDeviceShare } from '../keys/rebuildKey';
@@ -21,9 +22,9 @@ type Step = { kind: 'confirm' } | { kind: 'loading' } | { kind: 'shown'; private
 
 /**
  * "Export private key": a warning, a fresh code to the person's own phone or e-mail, then the key rebuilt
- * from this browser's device share and the auth share the server releases after the code. Hidden until
- * "Reveal" (and again when the page is hidden); it lives only in this screen's state, so it is dropped when
- * the screen closes.
+ * from this browser's device share and the auth share the server releases after the code and the key's
+ * proof (signed with this browser's device share, no prompt). Hidden until "Reveal" (and again when the
+ * page is hidden); it lives only in this screen's state, so it is dropped when the screen closes.
  */
 export default function ExportKey({ userId, address, onClose }: ExportKeyProps) {
   const [step, setStep] = useState<Step>({ kind: 'confirm' });
@@ -33,7 +34,9 @@ export default function ExportKey({ userId, address, onClose }: ExportKeyProps) 
     setError(null);
     setStep({ kind: 'loading' });
     try {
-      const exported = await getWalletExport();
+      // The key's own proof besides the code: a stolen session that gets a code cannot export it.
+      const proof = await requireAccountProof(userId, { action: 'export-key', address });
+      const exported = await getWalletExport(proof);
       if (exported.address.toLowerCase() !== address.toLowerCase()) {
         throw new DialError('wallet_mismatch', { details: 'export is of another wallet' });
       }
