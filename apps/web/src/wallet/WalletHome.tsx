@@ -1,5 +1,6 @@
 import { findChain, getUsdcAddress, shortenAddress } from '@dial/core';
 import { useCallback, useMemo, useRef, useState } from 'react';
+import { PendingChangesBanner } from '../account/PendingChangesBanner';
 import { ActivityPanel } from '../activity/ActivityPanel';
 import type { AppConfig, User } from '../api/types';
 import { formatBalance, formatUsdc } from '../chain/formatBalance';
@@ -160,6 +161,7 @@ export function WalletHome({ user, config, address, signer, screen, onSignedOut 
         )}
         {identity !== address && <p className="address-short">Wallet {shortenAddress(address)}</p>}
       </div>
+      <PendingChangesBanner />
       <UnreadNoticesBanner />
 
       <div className="home-layout">

@@ -1,0 +1,67 @@
+import './account.css';
+import { useEffect, useState } from 'react';
+import type { AccountChange } from '../api/types';
+import { onWalletChange } from '../live/walletChanges';
+import { SCREEN_PATHS } from '../navigation/routes';
+import { ScreenLink } from '../navigation/ScreenLink';
+import { listAccountChanges } from './accountChangesApi';
+import { describeChangeStatus, describeRequester, pendingNotAskedHere } from './describeAccountChange';
+
+/**
+ * The wallet home's warning when a change to the account is waiting that this session did not ask for
+ * (someone with one of the person's codes, or a stolen session, may be at work): what was asked, from
+ * where, when it happens, and the way to settings, where the person cancels it or secures the account.
+ * Read at start and again when the live stream says the account changed (or may have).
+ */
+export function PendingChangesBanner() {
+  const [changes, setChanges] = useState<AccountChange[]>([]);
+
+  useEffect(() => {
+    let controller = new AbortController();
+    const load = () => {
+      controller.abort();
+      controller = new AbortController();
+      const { signal } = controller;
+      listAccountChanges(signal).then(
+        (answer) => {
+          if (!signal.aborted) setChanges(pendingNotAskedHere(answer.changes));
+        },
+        () => {
+          // A warning that cannot be read now is read again at the next change; the page goes on.
+        },
+      );
+    };
+    load();
+    const stop = onWalletChange((change) => {
+      if (change.kind === 'account' || change.kind === 'reload') load();
+    });
+    return () => {
+      stop();
+      controller.abort();
+    };
+  }, []);
+
+  if (changes.length === 0) return null;
+  return (
+    <section className="account-alert" aria-labelledby="account-alert-title">
+      <h2 id="account-alert-title">
+        {changes.length === 1 ? 'A change to your account is waiting' : 'Changes to your account are waiting'}
+      </h2>
+      <ul>
+        {changes.map((change) => (
+          <li key={change.id}>
+            <strong className="break-anywhere">{change.summary}</strong>. {describeRequester(change)}.{' '}
+            {describeChangeStatus(change)}.
+          </li>
+        ))}
+      </ul>
+      <p>
+        If it was not you, someone else may have one of your codes or your session: cancel it and secure your
+        account.
+      </p>
+      <ScreenLink to={SCREEN_PATHS.settings} className="button button-primary">
+        Review and secure my account
+      </ScreenLink>
+    </section>
+  );
+}
