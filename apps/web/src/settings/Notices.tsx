@@ -33,9 +33,14 @@ export function Notices({ onSessionEnded }: NoticesProps) {
   const ended = useRef(onSessionEnded);
   ended.current = onSessionEnded;
 
+  // Led here by the wallet home's banner: the list takes the focus once it has loaded (after the screen's
+  // heading took it on mount).
+  const focusWhenLoaded = useRef(window.location.hash === '#notices');
   useEffect(() => {
-    if (window.location.hash === '#notices') heading.current?.focus();
-  }, []);
+    if (state.status === 'loading' || !focusWhenLoaded.current) return;
+    focusWhenLoaded.current = false;
+    heading.current?.focus();
+  }, [state.status]);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: `attempt` is the trigger for a reload.
   useEffect(() => {
