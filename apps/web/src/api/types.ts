@@ -4,6 +4,7 @@ import type { PublicConfig } from '@dial/api';
 export type {
   AccountChange,
   AccountProof,
+  BrowserInfo,
   FaucetAsset,
   FaucetSent,
   LocalChainConfig,

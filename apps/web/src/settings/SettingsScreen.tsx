@@ -9,6 +9,8 @@ import { SCREEN_PATHS } from '../navigation/routes';
 import { Screen } from '../ui/Screen';
 import { AddMethod } from './AddMethod';
 import { listMethods, listSessions } from './accountApi';
+import { Browsers } from './Browsers';
+import { listBrowsers } from './browsersApi';
 import { formatMethodValue } from './describeMethod';
 import { LinkWallet } from './LinkWallet';
 import { Notices } from './Notices';
@@ -47,11 +49,13 @@ export default function SettingsScreen({
   }, [onSessionEnded]);
   const methods = useAccountData(listMethods, sessionEnded);
   const sessions = useAccountData(listSessions, sessionEnded);
+  const browsers = useAccountData(listBrowsers, sessionEnded);
   const changes = useAccountData(listAccountChanges, sessionEnded);
   const [adding, setAdding] = useState<AddMethodKind | null>(null);
   const [notice, setNotice] = useState('');
   const { reload: reloadMethods } = methods;
   const { reload: reloadSessions } = sessions;
+  const { reload: reloadBrowsers } = browsers;
   const { reload: reloadChanges } = changes;
 
   const linked = useCallback(
@@ -114,6 +118,7 @@ export default function SettingsScreen({
         onSecured={() => {
           reloadMethods();
           reloadSessions();
+          reloadBrowsers();
         }}
       />
       <Notices onSessionEnded={sessionEnded} />
@@ -139,6 +144,17 @@ export default function SettingsScreen({
         announce={setNotice}
         onSignedOutEverywhere={signedOutEverywhere}
         onChangesChanged={reloadChanges}
+      />
+      <Browsers
+        userId={userId}
+        data={browsers.data}
+        reload={reloadBrowsers}
+        onSessionEnded={sessionEnded}
+        announce={setNotice}
+        onChanged={() => {
+          reloadSessions();
+          reloadChanges();
+        }}
       />
       <div className="actions">
         <button

@@ -1,0 +1,37 @@
+import { proofBody } from '../account/accountChangesApi';
+import { type ChangeOutcome, makeAccountChange, type PendingAnswer } from '../account/makeAccountChange';
+import { requestJson } from '../api/client';
+import type { AccountProof, BrowserInfo } from '../api/types';
+
+/** `GET /api/auth/browsers`: the browsers the account has signed in from, the most recently seen first. */
+export async function listBrowsers(signal?: AbortSignal): Promise<BrowserInfo[]> {
+  const { browsers } = await requestJson<{ browsers: BrowserInfo[] }>('GET', '/api/auth/browsers', {
+    signal,
+  });
+  return browsers;
+}
+
+/**
+ * `POST /api/auth/browsers/:id/forget`: with the key's proof, forgets the browser at once (its sessions end;
+ * answers how many); without, asks for it (202 `{pending}`: it waits out the cooling-off period). Rejects
+ * with `not_found` when the browser is gone already.
+ */
+export function forgetBrowser(
+  id: string,
+  proof: AccountProof | null = null,
+): Promise<{ endedSessions: number } | PendingAnswer> {
+  return requestJson('POST', `/api/auth/browsers/${encodeURIComponent(id)}/forget`, {
+    body: proofBody(proof),
+  });
+}
+
+/**
+ * Forgets another browser, proved with the account's key when this browser can (no prompt with a device
+ * share), else asked for; when made at once, answers how many of its sessions ended.
+ */
+export function forgetOtherBrowser(userId: string, id: string): Promise<ChangeOutcome<number>> {
+  return makeAccountChange(userId, { action: 'forget-browser', id }, async (proof) => {
+    const answer = await forgetBrowser(id, proof);
+    return 'pending' in answer ? answer : answer.endedSessions;
+  });
+}
