@@ -84,8 +84,10 @@ interface Applied {
  * the change is made at once and the owner told as before. Without one, the change is checked as it would be
  * made (so a refusal comes now, not in two days), recorded in `account_changes` to be made after the
  * cooling-off period (`COOLING_OFF_HOURS`), every method of the account is told by SMS and e-mail and every
- * signed-in browser through the live stream, and any session with the proof can cancel it. A session that
- * signed in with a method linked without proof cannot even ask to remove one that was (`method_outranked`).
+ * signed-in browser through the live stream, and any session with the proof can cancel it. A trusted method
+ * (the account's first, or linked with proof) is removed only with the proof (`account_proof_required`; an
+ * account without a key yet may ask), and a session that signed in with a method linked without proof cannot
+ * even ask to (`method_outranked`).
  *
  * @throws {DialError} the change's own refusals (`not_found`, `last_method`, `method_taken`…), a proof's
  *   (`wallet_proof_invalid`, `wallet_proof_expired`), `method_outranked`.
@@ -151,7 +153,15 @@ async function checkAskable(ctx: AppContext, session: AskingSession, change: Acc
       return `link ${KIND_WORDS[change.kind]} ${change.value}`;
     case 'remove-method': {
       const method = await ownMethod(ctx.db, userId, change.id);
-      if (!session.trusted && Number(method.trusted) === 1) throw new DialError('method_outranked');
+      if (Number(method.trusted) === 1) {
+        if (!session.trusted) throw new DialError('method_outranked');
+        // The account's own methods go only with the key's proof: waiting is for what cannot be proven yet.
+        if ((await accountSigners(ctx.db, userId)).length > 0) {
+          throw new DialError('account_proof_required', {
+            details: 'a trusted method is removed only with the key',
+          });
+        }
+      }
       await refuseLastMethod(ctx.db, userId);
       return `remove ${KIND_WORDS[method.kind]} ${method.value}`;
     }
