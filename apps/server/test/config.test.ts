@@ -391,6 +391,17 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ DATA_DIR: dataDir, OTP_VERIFIES_PER_IP: 'many' })).toThrow(ConfigError);
   });
 
+  it('counts an IPv6 client by its /64 by default, and reads IPV6_PREFIX_LENGTH from 32 to 128', () => {
+    expect(loadConfig({ DATA_DIR: dataDir }).ipv6PrefixLength).toBe(64);
+    expect(loadConfig({ DATA_DIR: dataDir, IPV6_PREFIX_LENGTH: '48' }).ipv6PrefixLength).toBe(48);
+    expect(loadConfig({ DATA_DIR: dataDir, IPV6_PREFIX_LENGTH: '128' }).ipv6PrefixLength).toBe(128);
+    for (const value of ['31', '129', '64.5', '/64']) {
+      expect(() => loadConfig({ DATA_DIR: dataDir, IPV6_PREFIX_LENGTH: value })).toThrow(
+        /^IPV6_PREFIX_LENGTH must be a whole number from 32 to 128/,
+      );
+    }
+  });
+
   describe('TRUST_PROXY', () => {
     it.each([
       [undefined, false],

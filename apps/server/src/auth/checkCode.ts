@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../appContext.js';
+import { ipSubject } from '../rateLimit/ipSubject.js';
 import { type CodeSlot, consumeCode } from './otpCodes.js';
 
 /**
@@ -16,7 +17,11 @@ export async function checkCode(
   code: string,
 ): Promise<void> {
   const now = ctx.now();
-  await ctx.rateLimiter.consume(`otp-verify:ip:${request.ip}`, ctx.config.rateLimits.otpVerifiesPerIp, now);
+  await ctx.rateLimiter.consume(
+    `otp-verify:ip:${ipSubject(request.ip, ctx.config.ipv6PrefixLength)}`,
+    ctx.config.rateLimits.otpVerifiesPerIp,
+    now,
+  );
   await ctx.rateLimiter.consume(
     `otp-verify:${slot.purpose}:${slot.channel}:${slot.identifier}:${slot.deviceHash}`,
     ctx.config.rateLimits.otpVerifiesPerDevice,

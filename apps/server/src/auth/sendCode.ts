@@ -8,6 +8,7 @@ import {
   createReauthMessageText,
   DeliveryError,
 } from '../delivery/index.js';
+import { ipSubject } from '../rateLimit/ipSubject.js';
 import {
   type CodePurpose,
   type CodeSlot,
@@ -56,7 +57,11 @@ export async function sendCode(
   if (transport === undefined) throw new DialError('invalid_data', { message: unavailableMessage });
 
   const now = ctx.now();
-  await ctx.rateLimiter.consume(`otp-start:ip:${request.ip}`, ctx.config.rateLimits.otpStartsPerIp, now);
+  await ctx.rateLimiter.consume(
+    `otp-start:ip:${ipSubject(request.ip, ctx.config.ipv6PrefixLength)}`,
+    ctx.config.rateLimits.otpStartsPerIp,
+    now,
+  );
   // Checked before the budgets, so asking again too early does not use up the hour's codes.
   const wait = await cooldownRemaining(ctx.db, slot, now, policy.resendCooldownSeconds);
   if (wait > 0) throw new DialError('code_recently_sent', { retryAfterSeconds: wait });

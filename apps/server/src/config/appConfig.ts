@@ -149,6 +149,11 @@ export interface AppConfig {
   rpcUrls: Readonly<Record<number, string>>;
   session: { idleHours: number; maxDays: number };
   trustProxy: TrustProxy;
+  /**
+   * `IPV6_PREFIX_LENGTH`: per-IP rate limits count an IPv6 client by this many leading bits of its address
+   * (`rateLimit/ipSubject.ts`), an IPv4 client by its address.
+   */
+  ipv6PrefixLength: number;
   /** Timeouts and the connection cap of the HTTP server. */
   http: HttpLimits;
   logLevel: LogLevel;

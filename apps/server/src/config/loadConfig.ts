@@ -136,6 +136,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): LoadedConfig {
     rpcUrls: v['RPC_URL_<chainId>'],
     session: { idleHours: v.SESSION_IDLE_HOURS, maxDays: v.SESSION_MAX_DAYS },
     trustProxy: v.TRUST_PROXY,
+    ipv6PrefixLength: v.IPV6_PREFIX_LENGTH,
     http: {
       requestTimeoutSeconds,
       headersTimeoutSeconds,

@@ -377,6 +377,16 @@ export const CONFIG_VARIABLES = {
     parse: integer(1, 1_000_000),
     doc: 'Code checks from one IP address in 10 minutes. The per-number limits (below) do not change.',
   },
+  IPV6_PREFIX_LENGTH: {
+    default: '64',
+    parse: integer(32, 128),
+    doc:
+      'Per-IP rate limits (the two above, and those of wallet sign-in, look-ups and the on-ramp) count an ' +
+      'IPv6 client by this many leading bits of its address, an IPv4 client (an IPv4-mapped IPv6 address ' +
+      'too) by its address. One IPv6 home, phone or server is given a whole /64 and picks new addresses in ' +
+      'it at will, so counting each address apart would give it billions of budgets. 32 to 128; `128` ' +
+      'counts each address apart.',
+  },
   TRUST_PROXY: {
     default: 'false',
     parse: parseTrustProxy,

@@ -3,6 +3,7 @@ import { buildOnrampUrl, DialError, type OnrampAsset } from '@dial/core';
 import type { AppContext } from '../appContext.js';
 import { plainIp } from '../http/plainIp.js';
 import type { TypedApp } from '../http/typedApp.js';
+import { ipSubject } from '../rateLimit/ipSubject.js';
 import { accountWallet } from '../wallet/accountWallet.js';
 import type { AvailableOffer } from './availableOffers.js';
 import { checkAmount } from './checkAmount.js';
@@ -34,7 +35,7 @@ export function registerOnrampRoutes(
         now,
       );
       await ctx.rateLimiter.consume(
-        `onramp-session:ip:${request.ip}`,
+        `onramp-session:ip:${ipSubject(request.ip, ctx.config.ipv6PrefixLength)}`,
         ctx.config.rateLimits.onrampSessionsPerIp,
         now,
       );

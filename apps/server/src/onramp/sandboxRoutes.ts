@@ -12,6 +12,7 @@ import type { AppContext } from '../appContext.js';
 import { createChainWatchDeps } from '../chainWatch/chainWatch.js';
 import { mintTestUsdc } from '../devchain/index.js';
 import { retryAfterSeconds } from '../http/errorHandling.js';
+import { ipSubject } from '../rateLimit/ipSubject.js';
 import type { AvailableOffer } from './availableOffers.js';
 import { partnerUserId } from './partnerUserId.js';
 import {
@@ -118,7 +119,7 @@ export async function registerSandboxRoutes(
       const now = ctx.now();
       try {
         await ctx.rateLimiter.consume(
-          `onramp-sandbox-pay:ip:${request.ip}`,
+          `onramp-sandbox-pay:ip:${ipSubject(request.ip, ctx.config.ipv6PrefixLength)}`,
           ctx.config.rateLimits.sandboxPaymentsPerIp,
           now,
         );

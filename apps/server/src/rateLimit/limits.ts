@@ -39,7 +39,8 @@ const TEN_MINUTES = 600;
  * Every rate limit of the server, with its default numbers. `loadConfig` puts `OTP_STARTS_PER_IP` and
  * `OTP_VERIFIES_PER_IP` in place of the two per-IP code limits' `max`; the routes read the result from
  * `config.rateLimits`. The counters' keys (`<limit>:<subject>`, e.g. `otp-start:ip:203.0.113.9`) are written
- * where each limit is consumed. `sweepExpiredRows` keeps counters as long as the longest window here.
+ * where each limit is consumed; a per-IP subject is always `ipSubject`'s (an IPv6 client's network, as in
+ * `otp-start:ip:2001:db8:0:1::/64`). `sweepExpiredRows` keeps counters as long as the longest window here.
  */
 export const RATE_LIMITS: RateLimits = Object.freeze({
   // One-time codes (auth/codeBudgets.ts says how the sign-in budgets combine). Codes are kept per purpose

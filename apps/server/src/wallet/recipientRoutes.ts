@@ -2,6 +2,7 @@ import { lookupRecipientRoute } from '@dial/api';
 import { DialError, maskIdentifier, readE164 } from '@dial/core';
 import type { AppContext } from '../appContext.js';
 import type { TypedApp } from '../http/typedApp.js';
+import { ipSubject } from '../rateLimit/ipSubject.js';
 import { findWalletByPhone } from './walletStore.js';
 
 /** Reads a phone number as typed (international form, or national US) into E.164. */
@@ -26,7 +27,11 @@ export function registerRecipientRoutes(app: TypedApp, ctx: AppContext): void {
     },
     async (request) => {
       const now = ctx.now();
-      await ctx.rateLimiter.consume(`lookup:ip:${request.ip}`, ctx.config.rateLimits.walletLookupsPerIp, now);
+      await ctx.rateLimiter.consume(
+        `lookup:ip:${ipSubject(request.ip, ctx.config.ipv6PrefixLength)}`,
+        ctx.config.rateLimits.walletLookupsPerIp,
+        now,
+      );
       await ctx.rateLimiter.consume(
         `lookup:user:${request.user!.id}`,
         ctx.config.rateLimits.walletLookupsPerUser,

@@ -16,6 +16,7 @@ import {
 import type { AppConfig } from '../../config/index.js';
 import type { TypedApp } from '../../http/typedApp.js';
 import { notifyOwner } from '../../notices/notifyOwner.js';
+import { ipSubject } from '../../rateLimit/ipSubject.js';
 import { deviceHashOf, ensureDevice } from '../devices.js';
 import { linkMethod } from '../linkMethod.js';
 import { sessionHashOf } from '../reauthentication.js';
@@ -73,7 +74,11 @@ export function registerSiweRoutes(app: TypedApp, ctx: AppContext): void {
     ip: string,
   ): Promise<SiweFields> => {
     const now = ctx.now();
-    await ctx.rateLimiter.consume(`siwe-verify:ip:${ip}`, limits.siweVerifiesPerIp, now);
+    await ctx.rateLimiter.consume(
+      `siwe-verify:ip:${ipSubject(ip, ctx.config.ipv6PrefixLength)}`,
+      limits.siweVerifiesPerIp,
+      now,
+    );
     const fields = readSiweMessage(body.message);
     checkSiweFields(fields, rules, now);
     await checkSiweNonce(ctx.db, fields.nonce, binding, now);
@@ -89,7 +94,11 @@ export function registerSiweRoutes(app: TypedApp, ctx: AppContext): void {
 
   app.post(siweNonceRoute.url, { schema: siweNonceRoute.schema }, async (request, reply) => {
     const now = ctx.now();
-    await ctx.rateLimiter.consume(`siwe-nonce:ip:${request.ip}`, limits.siweNoncesPerIp, now);
+    await ctx.rateLimiter.consume(
+      `siwe-nonce:ip:${ipSubject(request.ip, ctx.config.ipv6PrefixLength)}`,
+      limits.siweNoncesPerIp,
+      now,
+    );
     const deviceHash = ensureDevice(request, reply, ctx);
     const issued = await issueSiweNonce(ctx.db, { purpose: 'sign-in', deviceHash }, now);
     return nonceAnswer(request, issued, 'sign-in');
@@ -129,7 +138,11 @@ export function registerSiweRoutes(app: TypedApp, ctx: AppContext): void {
     { preHandler: app.requireUser, schema: linkWalletNonceRoute.schema },
     async (request) => {
       const now = ctx.now();
-      await ctx.rateLimiter.consume(`siwe-nonce:ip:${request.ip}`, limits.siweNoncesPerIp, now);
+      await ctx.rateLimiter.consume(
+        `siwe-nonce:ip:${ipSubject(request.ip, ctx.config.ipv6PrefixLength)}`,
+        limits.siweNoncesPerIp,
+        now,
+      );
       const issued = await issueSiweNonce(
         ctx.db,
         { purpose: 'link', sessionHash: sessionHashOf(request) },
