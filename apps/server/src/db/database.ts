@@ -1,3 +1,4 @@
+import type { NoticeKind } from '@dial/api';
 import type { ColumnType, Generated } from 'kysely';
 
 /**
@@ -276,21 +277,8 @@ export interface ProofOfWorkUsesTable {
   expires_at: string;
 }
 
-/** What the owner of an account is told about (`notifyOwner`). */
-export type AccountEventKind =
-  | 'shares-rotated'
-  | 'recovery-changed'
-  | 'key-exported'
-  | 'new-browser-sign-in'
-  | 'method-linked'
-  | 'method-removed'
-  | 'change-requested'
-  | 'change-cancelled'
-  | 'change-applied'
-  | 'change-failed'
-  | 'account-secured'
-  | 'browser-forgotten'
-  | 'sessions-ended';
+/** What the owner of an account is told about (`notifyOwner`): the contract's notice kinds, one list. */
+export type AccountEventKind = NoticeKind;
 
 /** An event the owner was sent a notice about, and sees in the app's notices list. */
 export interface AccountEventsTable {
