@@ -90,6 +90,37 @@ function describeRateLimiter(subject: () => LimiterUnderTest): void {
     // The lagging server is told to wait until the later window ends, by its own clock.
     expect(await refusal('k', NOW)).toMatchObject({ code: 'too_many_requests', retryAfterSeconds: 120 });
   });
+
+  describe('peek', () => {
+    const peek = (key: string, now: Date, which = 0) => subject().limiters()[which]!.peek(key, limit, now);
+
+    it('says how many more events the window allows, and counts nothing', async () => {
+      await expect(peek('k', NOW)).resolves.toBe(3);
+      expect(await subject().stored('k')).toBeUndefined();
+      await consume('k', NOW);
+      await expect(peek('k', at(1_000), 1)).resolves.toBe(2);
+      await expect(peek('k', at(2_000))).resolves.toBe(2);
+      expect(await subject().stored('k')).toEqual({ windowStart: NOW.toISOString(), count: 1 });
+    });
+
+    it('refuses as consume would refuse the next event once the window is spent, counting nothing', async () => {
+      for (let i = 0; i < 3; i++) await consume('k', NOW);
+      const refused = await peek('k', at(15_000)).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(refused).toBeInstanceOf(DialError);
+      expect(refused).toMatchObject({ code: 'too_many_requests', status: 429, retryAfterSeconds: 45 });
+      expect(await subject().stored('k')).toEqual({ windowStart: NOW.toISOString(), count: 3 });
+    });
+
+    it('reads an ended window as empty, and a later one (a lagging clock) as consume counts it', async () => {
+      for (let i = 0; i < 3; i++) await consume('k', NOW);
+      await expect(peek('k', at(60_000))).resolves.toBe(3);
+      await consume('later', at(60_000));
+      await expect(peek('later', NOW)).resolves.toBe(2);
+    });
+  });
 }
 
 describe.each(DIALECTS)('the SQL rate limiter on %s', (dialect) => {
@@ -148,7 +179,10 @@ describe.runIf(testRedisUrl !== undefined)(`the Redis rate limiter ${NEEDS_TEST_
     const error = await limiter.consume('k', limit, NOW).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(DialError);
     expect(error).toMatchObject({ code: 'rate_limit_unavailable', status: 503 });
-    expect(failures).toHaveLength(1);
+    const peeked = await limiter.peek('k', limit, NOW).catch((caught: unknown) => caught);
+    expect(peeked).toBeInstanceOf(DialError);
+    expect(peeked).toMatchObject({ code: 'rate_limit_unavailable', status: 503 });
+    expect(failures).toHaveLength(2);
   });
 
   it('answers rate_limit_unavailable when Redis stops answering, after the command timeout', async () => {

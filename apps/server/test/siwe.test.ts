@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { SiweNonce } from '@dial/api';
 import { LOCAL_CHAIN_ID } from '@dial/core';
 import {
@@ -563,37 +563,109 @@ describe.each(DIALECTS)('Sign-In with Ethereum on %s', (dialect) => {
   });
 
   describe('rate limits', () => {
-    it('limits signatures checked for one address to 10 in 10 minutes, whatever the IP address', async () => {
+    /**
+     * A verify call from a browser of the attacker's own (a fresh `dial_device`, its own nonce, asked from
+     * `ip`) with a correct message naming `address`, and a signature that is not `address`'s.
+     */
+    async function badSignatureFor(
+      t: TestApp,
+      address: Address,
+      ip: string,
+      signature: (message: string) => Promise<Hex>,
+      device = newDevice(),
+    ): Promise<LightMyRequestResponse> {
+      const message = messageFor(t, await askNonce(t, { device, ip }), address);
+      return verify(t, { message, signature: await signature(message) }, { device, ip });
+    }
+    const strangers = (message: string) => newAccount().signMessage({ message });
+    const garbage = async () => `0x${randomBytes(65).toString('hex')}` as Hex;
+
+    it('never holds back the key holder: 20 bad signatures naming its address from fresh browsers and IP addresses, then its own signature signs in', async () => {
       const t = await chainApp();
-      const account = newAccount();
-      for (let i = 0; i < 10; i++) {
-        const message = messageFor(t, await askNonce(t), account.address);
-        const forged = await verify(
+      const victim = newAccount();
+      const { body } = await signInWithWallet(t, victim);
+      for (let i = 0; i < 20; i++) {
+        const bad = await badSignatureFor(
           t,
-          { message, signature: await newAccount().signMessage({ message }) },
-          {
-            ip: `203.0.113.${i}`,
-          },
+          victim.address,
+          `203.0.113.${i}`,
+          i % 2 === 0 ? strangers : garbage,
         );
-        expectError(forged, 401, 'siwe_signature_invalid');
+        expectError(bad, 401, 'siwe_signature_invalid');
       }
-      const limited = await verify(t, await signedMessage(t, account), { ip: '198.51.100.1' });
-      expect(limited.statusCode).toBe(429);
-      expect(limited.json().error.code).toBe('too_many_requests');
-      // Another address is not held back.
-      expect((await verify(t, await signedMessage(t, newAccount()))).statusCode).toBe(200);
+      // From the browser it signed in from before, and from a new one on another network.
+      const again = await verify(t, await signedMessage(t, victim));
+      expect(again.statusCode).toBe(200);
+      const elsewhere = { device: newDevice(), ip: '198.51.100.1' };
+      const response = await verify(t, await signedMessage(t, victim, {}, elsewhere), elsewhere);
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toMatchObject({ isNewUser: false, user: { id: body.user.id } });
     });
 
-    it('does not count messages refused before their signature against the address', async () => {
+    it("nor a contract wallet's owner, signing from a browser and an IP address of their own", async () => {
+      const t = await chainApp();
+      const owner = newAccount();
+      const endpoint = { rpcUrl: chain.url, chainId: chain.chainId };
+      const wallet = await deployTestContractWallet(
+        endpoint,
+        factory,
+        owner.address,
+        testContractWalletSalt(6),
+      );
+      for (let i = 0; i < 12; i++) {
+        expectError(
+          await badSignatureFor(t, wallet, `203.0.113.${i}`, strangers),
+          401,
+          'siwe_signature_invalid',
+        );
+      }
+      const message = messageFor(t, await askNonce(t), wallet);
+      const response = await verify(t, { message, signature: await owner.signMessage({ message }) });
+      expect(response.statusCode).toBe(200);
+      expect(response.json().user.wallet.address).toBe(wallet);
+    });
+
+    it('limits one browser to 10 signatures the chain must check in 10 minutes, whatever its IP addresses; then even its key signs in only from another browser', async () => {
       const t = await chainApp();
       const account = newAccount();
-      for (let i = 0; i < 12; i++) {
-        const refused = await verify(t, await signedMessage(t, account, { chainId: 1 }), {
-          ip: `203.0.113.${i}`,
-        });
-        expectError(refused, 400, 'siwe_chain_unsupported');
+      const device = newDevice();
+      for (let i = 0; i < 10; i++) {
+        const bad = await badSignatureFor(t, account.address, `203.0.113.${i}`, strangers, device);
+        expectError(bad, 401, 'siwe_signature_invalid');
       }
-      expect((await verify(t, await signedMessage(t, account))).statusCode).toBe(200);
+      const limited = await badSignatureFor(t, account.address, '198.51.100.1', strangers, device);
+      expectError(limited, 429, 'too_many_requests');
+      expect(limited.headers['retry-after']).toBe('600');
+      // The spent browser is stopped before any check, its key's signature too: its own bad signatures spent it.
+      const own = await signedMessage(t, account, {}, { device, ip: '198.51.100.2' });
+      expectError(await verify(t, own, { device, ip: '198.51.100.2' }), 429, 'too_many_requests');
+      expect((await verify(t, await signedMessage(t, account), { ip: '198.51.100.2' })).statusCode).toBe(200);
+      // The window ends.
+      t.clock.advance(10 * MINUTE);
+      expect((await verify(t, await signedMessage(t, account, {}, { device }), { device })).statusCode).toBe(
+        200,
+      );
+    });
+
+    it("limits one IPv6 /64 to 30 chain checks in 10 minutes across fresh browsers, and still signs in its keys' own signatures", async () => {
+      const t = await chainApp();
+      const victim = newAccount();
+      // Nonces asked elsewhere (a nonce is the browser's, wherever it asks): only the verify calls share the /64.
+      const fromAttacker = async (i: number, address: Address) => {
+        const device = newDevice();
+        const message = messageFor(t, await askNonce(t, { device, ip: `198.51.100.${i}` }), address);
+        const signature = await newAccount().signMessage({ message });
+        return verify(t, { message, signature }, { device, ip: `2001:db8:0:9::${i.toString(16)}` });
+      };
+      for (let i = 1; i <= 30; i++)
+        expectError(await fromAttacker(i, victim.address), 401, 'siwe_signature_invalid');
+      expectError(await fromAttacker(31, newAccount().address), 429, 'too_many_requests');
+      // A key's own signature from the same /64 costs no RPC and is never counted.
+      const own = await verify(t, await signedMessage(t, victim), { ip: '2001:db8:0:9::abcd' });
+      expect(own.statusCode).toBe(200);
+      // Another /64 has its own budget.
+      const elsewhere = await badSignatureFor(t, victim.address, '2001:db8:0:a::1', strangers);
+      expectError(elsewhere, 401, 'siwe_signature_invalid');
     });
 
     it('limits nonces to 30 per IP address in 10 minutes', async () => {

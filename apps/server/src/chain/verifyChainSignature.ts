@@ -2,21 +2,33 @@ import { type Address, type Hex, verifyMessage } from 'viem';
 import { ChainReadError, chainClients, RPC_TIMEOUT_MS, shortMessage } from './chainReader.js';
 import type { ChainConfig } from './chainRpcUrl.js';
 
-/** Checks that an account signed a message (EIP-191), whether the account is a key or a contract. */
+/** A message, the account said to have signed it, and the signature (EIP-191). */
+export interface SignedMessage {
+  address: Address;
+  message: string;
+  signature: Hex;
+}
+
+/**
+ * Checks that an account signed a message (EIP-191), whether the account is a key or a contract: first
+ * {@link MessageSignatureVerifier.signedByKey}, then, when that fails, {@link MessageSignatureVerifier.signedOnChain}.
+ * Two steps, so that a caller can bound the second (a call to the chain's RPC) without holding back the first.
+ */
 export interface MessageSignatureVerifier {
   /**
-   * Whether `signature` is `address`'s over `message` on chain `chainId`: an ordinary account's (EOA)
-   * EIP-191 signature is checked here without the chain; any other is asked of the chain's RPC: ERC-1271
-   * (`isValidSignature` of a deployed contract wallet) and ERC-6492 (a wallet not deployed yet, whose
-   * signature carries its deployment), through viem's deployless universal validator.
-   *
-   * @throws {ChainReadError} when the chain had to be asked and could not answer (no RPC, a failure, a
-   * timeout, or an RPC that serves another chain): nothing is known, which is never "invalid".
+   * Whether `signature` is the EIP-191 signature of the key whose address is `address` (an ordinary
+   * account, EOA): recovered here, without the chain. Never throws: a malformed signature is `false`.
    */
-  verifyMessage(
-    chainId: number,
-    signed: { address: Address; message: string; signature: Hex },
-  ): Promise<boolean>;
+  signedByKey(signed: SignedMessage): Promise<boolean>;
+  /**
+   * Whether chain `chainId` says `address` signed: ERC-1271 (`isValidSignature` of a deployed contract
+   * wallet) and ERC-6492 (a wallet not deployed yet, whose signature carries its deployment), through
+   * viem's deployless universal validator, asked of the chain's RPC.
+   *
+   * @throws {ChainReadError} when the chain could not answer (no RPC, a failure, a timeout, or an RPC that
+   * serves another chain): nothing is known, which is never "invalid".
+   */
+  signedOnChain(chainId: number, signed: SignedMessage): Promise<boolean>;
 }
 
 /**
@@ -25,7 +37,7 @@ export interface MessageSignatureVerifier {
  *
  * @example
  * const verifier = createMessageSignatureVerifier(config);
- * await verifier.verifyMessage(8453, { address, message, signature }); // true | false
+ * (await verifier.signedByKey(signed)) || (await verifier.signedOnChain(8453, signed)); // true | false
  */
 export function createMessageSignatureVerifier(
   config: ChainConfig,
@@ -35,9 +47,11 @@ export function createMessageSignatureVerifier(
   const clientFor = chainClients(config, timeout);
 
   return {
-    async verifyMessage(chainId, { address, message, signature }) {
-      // An ordinary account's signature needs no chain: the RPC is asked only about contract wallets.
-      if (await verifyMessage({ address, message, signature }).catch(() => false)) return true;
+    async signedByKey({ address, message, signature }) {
+      return verifyMessage({ address, message, signature }).catch(() => false);
+    },
+
+    async signedOnChain(chainId, { address, message, signature }) {
       const client = clientFor(chainId);
       let answers: [number, boolean];
       try {

@@ -17,8 +17,8 @@ export type LimitName =
   | 'linkCodesPerUser'
   | 'linkCodesPerIdentifier'
   | 'siweNoncesPerIp'
-  | 'siweVerifiesPerIp'
-  | 'siweVerifiesPerAddress'
+  | 'siweChainChecksPerDevice'
+  | 'siweChainChecksPerIp'
   | 'walletRecoveryPerUser'
   | 'walletChallengesPerUser'
   | 'walletLookupsPerUser'
@@ -81,17 +81,21 @@ export const RATE_LIMITS: RateLimits = Object.freeze({
    */
   linkCodesPerIdentifier: { max: 5, windowSeconds: HOUR },
 
-  // Sign-In with Ethereum (auth/siwe/): sign-in and link alike.
+  // Sign-In with Ethereum (auth/siwe/): sign-in and link alike. Nothing is counted per address: whoever
+  // names someone's address could spend that budget and hold its owner out. A valid signature by the
+  // address's own key is recovered locally (no RPC) and never counted; every other signature (a contract
+  // wallet's, or garbage) costs a call to the chain's RPC, so it is counted, before that call, against the
+  // browser and the IP address it came from.
   /** Nonces asked from one IP address: each is a row until swept. */
   siweNoncesPerIp: { max: 30, windowSeconds: TEN_MINUTES },
-  /** Signed messages sent from one IP address. */
-  siweVerifiesPerIp: { max: 30, windowSeconds: TEN_MINUTES },
   /**
-   * Signatures checked for one address. Counted only once a message has passed every check but its
-   * signature's (a nonce of the sender's own included), since a contract wallet's costs a call to the chain's
-   * RPC; garbage naming someone's address does not spend their budget.
+   * Signatures from one browser (its `dial_device` cookie; for a link, its session) that were not the
+   * address's key's and were asked of the chain. A browser that has spent them is refused before any
+   * signature check, the key's recovery (a few ms of CPU) too: only its own bad signatures spend them.
    */
-  siweVerifiesPerAddress: { max: 10, windowSeconds: TEN_MINUTES },
+  siweChainChecksPerDevice: { max: 10, windowSeconds: TEN_MINUTES },
+  /** The same checks from one IP address (an IPv6 client by its prefix): fresh browsers do not multiply them. */
+  siweChainChecksPerIp: { max: 30, windowSeconds: TEN_MINUTES },
 
   // The wallet.
   /**

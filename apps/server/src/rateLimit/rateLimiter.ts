@@ -17,6 +17,15 @@ export interface RateLimiter {
    *   `rate_limit_unavailable` when the counters cannot be reached (never "allow everything").
    */
   consume(key: string, limit: WindowLimit, now: Date): Promise<number>;
+
+  /**
+   * Reads how many more events the window allows for `key`, counting nothing, and refuses as
+   * {@link consume} would refuse the next event when there is none left. For a limit that counts only
+   * failures (consumed once an attempt has failed) and must stop a spent subject before the attempt's work.
+   *
+   * @throws {DialError} `too_many_requests` with `retryAfterSeconds`; `rate_limit_unavailable`.
+   */
+  peek(key: string, limit: WindowLimit, now: Date): Promise<number>;
 }
 
 /** The start of the fixed window `now` falls in, in milliseconds since the epoch. */

@@ -47,11 +47,25 @@ export interface RedisRateLimiterOptions {
 
 /**
  * The rate limiter over Redis, used when `REDIS_URL` is set: one script call per event (see
- * {@link CONSUME_SCRIPT}), so every server sharing the Redis shares the counters exactly. When Redis fails
+ * {@link CONSUME_SCRIPT}; `peek` reads the hash alone), so every server sharing the Redis shares the counters exactly. When Redis fails
  * or does not answer in time the event is refused with `503 rate_limit_unavailable`: a limit that cannot
  * be checked is never waved through, and it is never a 500.
  */
 export function createRedisRateLimiter(client: RedisClient, options: RedisRateLimiterOptions): RateLimiter {
+  /** The counted window that `call` reads, or `503 rate_limit_unavailable` when Redis fails. */
+  const counted = async (key: string, call: Promise<unknown>) => {
+    try {
+      return parseReply(await answerWithin(call, options.timeoutMs ?? REDIS_TIMEOUT_MS));
+    } catch (error) {
+      options.onFailure?.(error);
+      throw new DialError('rate_limit_unavailable', {
+        retryAfterSeconds: RATE_LIMIT_UNAVAILABLE_RETRY_SECONDS,
+        details: `rate limit ${key.split(':')[0]}: Redis failed`,
+        cause: error,
+      });
+    }
+  };
+
   return {
     async consume(key, limit, now) {
       const script = {
@@ -69,18 +83,21 @@ export function createRedisRateLimiter(client: RedisClient, options: RedisRateLi
         }
         throw error;
       });
-      let counted: { count: number; start: number };
-      try {
-        counted = parseReply(await answerWithin(call, options.timeoutMs ?? REDIS_TIMEOUT_MS));
-      } catch (error) {
-        options.onFailure?.(error);
-        throw new DialError('rate_limit_unavailable', {
-          retryAfterSeconds: RATE_LIMIT_UNAVAILABLE_RETRY_SECONDS,
-          details: `rate limit ${key.split(':')[0]}: Redis failed`,
-          cause: error,
-        });
-      }
-      return refuseOverLimit(key, limit, now, counted.count, counted.start);
+      const { count, start } = await counted(key, call);
+      return refuseOverLimit(key, limit, now, count, start);
+    },
+
+    async peek(key, limit, now) {
+      const startMs = windowStartMs(limit, now);
+      // No key (never counted, or expired with its window): nothing counted.
+      const call = client
+        .hmGet(options.keyPrefix + key, ['count', 'start'])
+        .then(([count, start]) => [count ?? 0, start ?? startMs]);
+      const stored = await counted(key, call);
+      // By the script's rule: an older stored window is over, a newer one (a clock ahead) counts.
+      const { count, start } = stored.start >= startMs ? stored : { count: 0, start: startMs };
+      // What consume would answer for one more event, that event not counted.
+      return refuseOverLimit(key, limit, now, count + 1, start) + 1;
     },
   };
 }
@@ -101,7 +118,7 @@ async function answerWithin<T>(call: Promise<T>, ms: number): Promise<T> {
   }
 }
 
-/** Reads the script's `{count, start}`; anything else is a failure of Redis, not a reason to allow. */
+/** Reads `{count, start}` (the script's, or the hash's); anything else is a failure of Redis, not a reason to allow. */
 function parseReply(reply: unknown): { count: number; start: number } {
   if (Array.isArray(reply) && reply.length === 2) {
     const [count, start] = reply.map(Number);

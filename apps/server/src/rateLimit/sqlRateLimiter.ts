@@ -9,7 +9,7 @@ import { type RateLimiter, refuseOverLimit, windowStartMs } from './rateLimiter.
  * SQLite and PostgreSQL alike, so servers sharing one database share the counters and concurrent requests
  * cannot both slip under the limit. Refused events count too. When the stored window is older than the
  * current one the counter restarts at 1; a server whose clock lags never moves a window back. Old rows are
- * deleted by `sweepExpiredRows`.
+ * deleted by `sweepExpiredRows`. `peek` reads the counter alone.
  */
 export function createSqlRateLimiter(db: Kysely<Database>): RateLimiter {
   return {
@@ -27,6 +27,23 @@ export function createSqlRateLimiter(db: Kysely<Database>): RateLimiter {
         .returning(['count', 'window_start'])
         .executeTakeFirstOrThrow();
       return refuseOverLimit(key, limit, now, Number(row.count), Date.parse(row.window_start));
+    },
+
+    async peek(key, limit, now) {
+      const startMs = windowStartMs(limit, now);
+      const row = await db
+        .selectFrom('rate_limits')
+        .select(['count', 'window_start'])
+        .where('key', '=', key)
+        .executeTakeFirst();
+      // By consume's rule: an older stored window is over, a newer one (a server whose clock is ahead) counts.
+      const storedMs = row === undefined ? undefined : Date.parse(row.window_start);
+      const counted =
+        row !== undefined && storedMs !== undefined && storedMs >= startMs
+          ? { count: Number(row.count), startMs: storedMs }
+          : { count: 0, startMs };
+      // What consume would answer for one more event, that event not counted.
+      return refuseOverLimit(key, limit, now, counted.count + 1, counted.startMs) + 1;
     },
   };
 }

@@ -7,12 +7,10 @@ import {
 } from '@dial/api';
 import { DialError, LOCAL_CHAIN_ID, SUPPORTED_CHAINS } from '@dial/core';
 import type { FastifyRequest } from 'fastify';
+import type { Hex } from 'viem';
 import type { AppContext } from '../../appContext.js';
 import { ChainReadError } from '../../chain/chainReader.js';
-import {
-  createMessageSignatureVerifier,
-  type MessageSignatureVerifier,
-} from '../../chain/verifyChainSignature.js';
+import { createMessageSignatureVerifier } from '../../chain/verifyChainSignature.js';
 import type { AppConfig } from '../../config/index.js';
 import type { TypedApp } from '../../http/typedApp.js';
 import { notifyOwner } from '../../notices/notifyOwner.js';
@@ -44,6 +42,7 @@ const MULTILINE = { multilineBodyFields: ['message'] } as const;
  * another browser or session. A message is checked field by field (`checkSiweMessage.ts`), then its nonce
  * (issued to this browser or session, unused, unexpired), then its signature (`verifyChainSignature.ts`:
  * EIP-191, ERC-1271, ERC-6492); only then is the nonce used, in one statement that lets one request through.
+ * No limit is counted per address (see `checkSignature`): naming someone's address spends nothing of theirs.
  */
 export function registerSiweRoutes(app: TypedApp, ctx: AppContext): void {
   const rules: SiweRules = { origins: ctx.config.allowedOrigins, chainIds: siweChainIds(ctx.config) };
@@ -67,6 +66,43 @@ export function registerSiweRoutes(app: TypedApp, ctx: AppContext): void {
     };
   };
 
+  /**
+   * Whether the message's address signed it. A signature by the address's own key is recovered here and
+   * never counted, so nobody else's requests can hold its holder back; only this browser's own spent budget
+   * stops it. Any other signature (a contract wallet's, or garbage naming someone's address) must be asked
+   * of the chain's RPC: each such check is counted first against this browser and this IP address.
+   *
+   * @throws {DialError} `siwe_signature_invalid`, `too_many_requests`; `chain_unavailable` when the chain
+   * had to be asked and could not answer.
+   */
+  const checkSignature = async (
+    fields: SiweFields,
+    body: { message: string; signature: string },
+    from: { browser: string; ip: string },
+  ): Promise<void> => {
+    // Whole bytes only: the schema's pattern allows an odd number of hex digits, which is no signature.
+    if (body.signature.length % 2 !== 0) throw new DialError('siwe_signature_invalid');
+    const signed = { address: fields.address, message: body.message, signature: body.signature as Hex };
+    const now = ctx.now();
+    const browserKey = `siwe-chain-check:${from.browser}`;
+    await ctx.rateLimiter.peek(browserKey, limits.siweChainChecksPerDevice, now);
+    if (await verifier.signedByKey(signed)) return;
+    await ctx.rateLimiter.consume(browserKey, limits.siweChainChecksPerDevice, now);
+    await ctx.rateLimiter.consume(
+      `siwe-chain-check:ip:${ipSubject(from.ip, ctx.config.ipv6PrefixLength)}`,
+      limits.siweChainChecksPerIp,
+      now,
+    );
+    let valid: boolean;
+    try {
+      valid = await verifier.signedOnChain(fields.chainId, signed);
+    } catch (error) {
+      if (!(error instanceof ChainReadError)) throw error;
+      throw new DialError('chain_unavailable', { details: error.message });
+    }
+    if (!valid) throw new DialError('siwe_signature_invalid');
+  };
+
   /** Every check of a signed message, ending with the nonce used: the message's address is proven. */
   const proveSigned = async (
     body: { message: string; signature: string },
@@ -74,20 +110,13 @@ export function registerSiweRoutes(app: TypedApp, ctx: AppContext): void {
     ip: string,
   ): Promise<SiweFields> => {
     const now = ctx.now();
-    await ctx.rateLimiter.consume(
-      `siwe-verify:ip:${ipSubject(ip, ctx.config.ipv6PrefixLength)}`,
-      limits.siweVerifiesPerIp,
-      now,
-    );
     const fields = readSiweMessage(body.message);
     checkSiweFields(fields, rules, now);
     await checkSiweNonce(ctx.db, fields.nonce, binding, now);
-    await ctx.rateLimiter.consume(
-      `siwe-verify:address:${fields.address}`,
-      limits.siweVerifiesPerAddress,
-      now,
-    );
-    await checkSignature(verifier, fields, body);
+    // The nonce was issued to this browser (or session): its counters are the sender's own.
+    const browser =
+      binding.purpose === 'sign-in' ? `device:${binding.deviceHash}` : `session:${binding.sessionHash}`;
+    await checkSignature(fields, body, { browser, ip });
     await useSiweNonce(ctx.db, fields.nonce, binding, ctx.now());
     return fields;
   };
@@ -189,29 +218,4 @@ function messageOrigin(
   origin: string | undefined,
 ): URL {
   return new URL(origin !== undefined && config.allowedOrigins.includes(origin) ? origin : config.publicUrl);
-}
-
-/**
- * @throws {DialError} `siwe_signature_invalid`; `chain_unavailable` when a contract wallet's signature had to
- * be asked of a chain that could not answer.
- */
-async function checkSignature(
-  verifier: MessageSignatureVerifier,
-  fields: SiweFields,
-  body: { message: string; signature: string },
-): Promise<void> {
-  // Whole bytes only: the schema's pattern allows an odd number of hex digits, which is no signature.
-  if (body.signature.length % 2 !== 0) throw new DialError('siwe_signature_invalid');
-  let valid: boolean;
-  try {
-    valid = await verifier.verifyMessage(fields.chainId, {
-      address: fields.address,
-      message: body.message,
-      signature: body.signature as `0x${string}`,
-    });
-  } catch (error) {
-    if (error instanceof ChainReadError) throw new DialError('chain_unavailable', { details: error.message });
-    throw error;
-  }
-  if (!valid) throw new DialError('siwe_signature_invalid');
 }
