@@ -32,7 +32,12 @@ test('export shows the private key of this wallet after a confirmation code, hid
   await expect(page.getByRole('alert')).toBeVisible();
   await expect(codeField).toHaveValue('');
   await snap(page, 'export-wrong-code');
+  // The export also carries the key's own proof, signed from this browser's device share with no prompt.
+  const exportRequest = page.waitForRequest((request) => request.url().endsWith('/api/wallet/export'));
   await codeField.fill(code);
+  const sent = await exportRequest;
+  expect(sent.method()).toBe('POST');
+  expect((sent.postDataJSON() as { proof: { address: string } }).proof.address).toBe(address);
 
   const keyBox = page.getByLabel('Private key', { exact: true });
   await expect(keyBox).toContainText('Hidden');

@@ -199,7 +199,8 @@ test('an account made with a browser wallet links a phone number; signing in wit
   browser,
 }) => {
   test.setTimeout(120_000);
-  const wallet = await installTestWallet(page);
+  const key = generatePrivateKey();
+  const wallet = await installTestWallet(page, { key });
   await signInWithTestWallet(page);
   await expect(page.getByLabel('Wallet address', { exact: true })).toHaveText(wallet.address);
   await openSettings(page);
@@ -214,6 +215,13 @@ test('an account made with a browser wallet links a phone number; signing in wit
   await page.getByLabel('Verification code').fill(await readCode(page.request, phone.e164, seen));
   await expect(methods.getByRole('listitem')).toHaveCount(2);
   await expect(methods.getByRole('listitem').nth(1)).toContainText(international(phone.national));
+  // The account has no Dial wallet: its own wallet confirmed the link (a signature, asked in the wallet app).
+  const signed = wallet.calls.filter((call) => call.method === 'personal_sign');
+  expect(signed.map((call) => Buffer.from((call.params as [string])[0].slice(2), 'hex').toString())).toEqual([
+    expect.stringContaining('wants you to sign in with your Ethereum account'),
+    expect.stringMatching(/^Dial account change\n[\s\S]*\nAction: link-method\nTarget: phone:\+447400/),
+  ]);
+  await expect(methods.getByRole('listitem').nth(1)).not.toContainText('not confirmed by your wallet');
 
   // Another browser, with no wallet app: the phone number signs in to the same account and wallet (a
   // sign-in code, not held back by the link code just sent).
@@ -225,10 +233,12 @@ test('an account made with a browser wallet links a phone number; signing in wit
   expect(address).toBe(wallet.address);
   await expect(other.getByText('This is your own wallet')).toBeVisible();
 
-  // Two more tabs show the same two methods; the phone number is removed in one of them.
+  // Two more tabs (the wallet app is in each, as an extension is) show the same two methods; the phone
+  // number is removed in one of them, confirmed by the wallet.
   const second = await page.context().newPage();
   const third = await page.context().newPage();
   for (const tab of [second, third]) {
+    await installTestWallet(tab, { key });
     await tab.goto('/settings');
     await expect(tab.getByRole('list', { name: 'Sign-in methods' }).getByRole('listitem')).toHaveCount(2);
   }
