@@ -12,6 +12,7 @@ import {
   parseKey,
   parseTrustProxy,
 } from '../src/config/index.js';
+import { wakeChannel } from '../src/events/redisWake.js';
 import { RATE_LIMITS } from '../src/rateLimit/limits.js';
 
 const HEX_KEY = 'ab'.repeat(32);
@@ -224,6 +225,18 @@ describe('loadConfig', () => {
     });
 
     it.each([
+      ['redis://127.0.0.1:6379', 'dial:rate:wallet-events:0:localhost'],
+      ['redis://dial:s3cret@cache.internal/', 'dial:rate:wallet-events:0:localhost'],
+      ['redis://cache.internal:6380/2', 'dial:rate:wallet-events:2:localhost'],
+      ['rediss://cache.example.com/02', 'dial:rate:wallet-events:2:localhost'],
+    ])('names the wake channel of %s by its database number and APP_ID: %s', (url, channel) => {
+      const config = loadConfig({ DATA_DIR: dataDir, REDIS_URL: url });
+      expect(wakeChannel(config.redis!, config.appId)).toBe(channel);
+      const other = loadConfig({ DATA_DIR: dataDir, REDIS_URL: url, APP_ID: 'wallet-eu' });
+      expect(wakeChannel(other.redis!, other.appId)).toBe(channel.replace(/localhost$/, 'wallet-eu'));
+    });
+
+    it.each([
       'http://cache.internal:6379',
       'cache.internal:6379',
       'redis://',
@@ -400,6 +413,18 @@ describe('loadConfig', () => {
         /^IPV6_PREFIX_LENGTH must be a whole number from 32 to 128/,
       );
     }
+  });
+
+  it("reads APP_ID as the deployment's id, PUBLIC_URL's host name by default, with or without an on-ramp", () => {
+    expect(loadConfig({ DATA_DIR: dataDir }).appId).toBe('localhost');
+    const production = {
+      DATA_DIR: dataDir,
+      NODE_ENV: 'production',
+      SHARE_ENCRYPTION_KEY: HEX_KEY,
+      PUBLIC_URL: 'https://wallet.example.com',
+    };
+    expect(loadConfig(production)).toMatchObject({ appId: 'wallet.example.com', onramp: null });
+    expect(loadConfig({ ...production, APP_ID: 'wallet-eu' }).appId).toBe('wallet-eu');
   });
 
   describe('TRUST_PROXY', () => {

@@ -9,6 +9,7 @@ import type { AppConfig } from '../src/config/index.js';
 import type { Database } from '../src/db/database.js';
 import { sweepExpiredRows, WALLET_EVENT_RETENTION_MS } from '../src/db/sweepExpiredRows.js';
 import { publishWalletEvent } from '../src/events/walletEvents.js';
+import { connectRedis } from '../src/rateLimit/connectRedis.js';
 import { localChainConfig, personWithWallet, QUIET_TIMER, recordTransfer } from './activityPeople.js';
 import { fundedActor } from './chainActors.js';
 import { DIALECTS, dialectLabel, type TestDialect, useTestDatabase } from './databases.js';
@@ -86,6 +87,26 @@ async function seqsOf(db: Kysely<Database>, userId: string): Promise<number[]> {
     .orderBy('seq')
     .execute();
   return rows.map((row) => Number(row.seq));
+}
+
+/** The same Redis URL on another database number (the one below, or 1 for 0), as another deployment has. */
+function urlOfAnotherDatabase(url: string): string {
+  const parsed = new URL(url);
+  const database = Number(parsed.pathname.slice(1) || '0');
+  parsed.pathname = `/${database === 0 ? 1 : database - 1}`;
+  return parsed.href;
+}
+
+/** Deletes the keys under `prefix` in the Redis at `url` (never FLUSHDB: the Redis may be shared). */
+async function deleteKeysUnder(url: string, prefix: string): Promise<void> {
+  const client = await connectRedis(url);
+  try {
+    for await (const keys of client.scanIterator({ MATCH: `${prefix}*`, COUNT: 500 })) {
+      if (keys.length > 0) await client.del(keys);
+    }
+  } finally {
+    client.destroy();
+  }
 }
 
 function dataOf(client: SseClient): unknown[] {
@@ -476,6 +497,52 @@ describe.each(DIALECTS)('the live stream on %s', (dialect: TestDialect) => {
         await onB.waitFor((block) => block.data !== undefined, 3_000);
         expect(Date.now() - started).toBeLessThan(3_000);
         expect(dataOf(onB)).toEqual([activity(recorded.json().id, 'settled', 'received')]);
+      });
+
+      it('never wakes another deployment sharing the Redis (another database number, or another APP_ID), while its own servers wake each other', async () => {
+        // Deployments all use one key prefix (`dial:rate:` in production); here this test's own.
+        const ours = { url: testRedisUrl!, keyPrefix: prefix() };
+        const otherDatabase = { ...ours, url: urlOfAnotherDatabase(testRedisUrl!) };
+        const quiet = { walletStreams: { pollMs: 60_000 } };
+        const { a, b } = await twoServers({ config: { redis: ours }, deps: quiet });
+        // Two other deployments on the same Redis. They read this test's SQL database only so that a wake-up
+        // would show: a woken stream reads the event at once, one left alone only at its next poll, a minute on.
+        const key = { shareEncryptionKey: a.t.config.shareEncryptionKey };
+        const onOtherDatabase = await server({ config: { ...key, redis: otherDatabase }, deps: quiet });
+        const otherApp = await server({
+          config: { ...key, redis: ours, appId: 'other.example' },
+          deps: quiet,
+        });
+        try {
+          const aliceKey = await fundedActor(chain);
+          const bobKey = await fundedActor(chain);
+          const alice = await personWithWallet(a.t, db(), 'sms', PHONE, aliceKey.address);
+          const bob = await personWithWallet(a.t, db(), 'sms', BOB_PHONE, bobKey.address);
+          const streams = [b, onOtherDatabase, otherApp].map(({ url }) => openStream(url, bob.token));
+          const [onB, onOtherDatabaseStream, onOtherApp] = await Promise.all(streams);
+          for (const stream of [onB!, onOtherDatabaseStream!, onOtherApp!]) {
+            await stream.waitFor((block) => block.id === '0');
+          }
+          const hash = await aliceKey.sendNative(bob.address as Address, 40_000n);
+          const recorded = await recordTransfer(a.t, alice.token, {
+            chainId: LOCAL_CHAIN_ID,
+            txHash: hash,
+            to: bob.address,
+            asset: 'native',
+            amount: '40000',
+          });
+          expect(recorded.statusCode).toBe(201);
+          await onB!.waitFor((block) => block.data !== undefined, 3_000);
+          expect(dataOf(onB!)).toEqual([activity(recorded.json().id, 'settled', 'received')]);
+          // Well after server B was woken: the other deployments heard nothing.
+          await new Promise((resolve) => setTimeout(resolve, 1_000));
+          expect({ otherDatabase: dataOf(onOtherDatabaseStream!), otherApp: dataOf(onOtherApp!) }).toEqual({
+            otherDatabase: [],
+            otherApp: [],
+          });
+        } finally {
+          await deleteKeysUnder(otherDatabase.url, ours.keyPrefix);
+        }
       });
     });
   });

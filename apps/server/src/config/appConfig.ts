@@ -118,6 +118,11 @@ export interface AppConfig {
   port: number;
   /** The browser-facing origin, e.g. `https://wallet.example.com` (no path, no trailing slash). */
   publicUrl: string;
+  /**
+   * `APP_ID`: this deployment's id (`PUBLIC_URL`'s host name by default). Names the Redis wake channel, so
+   * deployments sharing one Redis never hear each other, and the on-ramp's `endPartnerName`.
+   */
+  appId: string;
   /** Origins whose state-changing requests are accepted: `publicUrl`, and loopback aliases in development. */
   allowedOrigins: readonly string[];
   /** Absolute path of the data directory (SQLite file, generated key). */

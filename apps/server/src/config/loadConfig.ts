@@ -57,6 +57,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): LoadedConfig {
   }
 
   const publicUrl = v.PUBLIC_URL ?? `http://localhost:${v.PORT}`;
+  const deploymentId = v.APP_ID ?? appId(new URL(publicUrl).hostname, 'APP_ID');
   const allowedOrigins = new Set([publicUrl]);
   if (environment === 'development') {
     allowedOrigins.add(`http://localhost:${v.PORT}`);
@@ -120,6 +121,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): LoadedConfig {
     devAllowRemote: v.DEV_ALLOW_REMOTE,
     port: v.PORT,
     publicUrl,
+    appId: deploymentId,
     allowedOrigins: [...allowedOrigins],
     dataDir: v.DATA_DIR,
     databaseUrl: v.DATABASE_URL,
@@ -152,7 +154,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): LoadedConfig {
       otpStartsPerIp: { ...RATE_LIMITS.otpStartsPerIp, max: v.OTP_STARTS_PER_IP },
       otpVerifiesPerIp: { ...RATE_LIMITS.otpVerifiesPerIp, max: v.OTP_VERIFIES_PER_IP },
     },
-    onramp: onrampOf(v, { environment, localChain, publicUrl }),
+    onramp: onrampOf(v, { environment, localChain, publicUrl, appId: deploymentId }),
     chainWatch: {
       intervalMs: v.CHAIN_WATCH_INTERVAL_SECONDS * 1000,
       modes: Object.fromEntries(
@@ -183,7 +185,7 @@ function pricesOf(v: ConfigValues, environment: AppConfig['environment']): Price
 /** The on-ramp's settings, the rules between `CDP_*`, `ONRAMP_*` and `APP_ID`, and its provider. */
 function onrampOf(
   v: ConfigValues,
-  context: Pick<AppConfig, 'environment' | 'localChain' | 'publicUrl'>,
+  context: Pick<AppConfig, 'environment' | 'localChain' | 'publicUrl' | 'appId'>,
 ): OnrampConfig | null {
   const keyId = v.CDP_API_KEY_ID;
   const keySecret = v.CDP_API_KEY_SECRET;
@@ -221,12 +223,11 @@ function onrampOf(
           payUrl: v.ONRAMP_PAY_URL,
         }
       : null;
-  const deploymentId = v.APP_ID ?? appId(new URL(context.publicUrl).hostname, 'APP_ID');
   const provider = decideOnrampProvider({ ...context, coinbase });
   if (provider === 'off') return null;
   return {
     provider,
-    appId: deploymentId,
+    appId: context.appId,
     coinbase,
     offers,
     btcAddress: v.ONRAMP_BTC_ADDRESS ?? null,

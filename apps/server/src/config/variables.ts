@@ -149,8 +149,11 @@ export const CONFIG_VARIABLES = {
       'the same one. The server does not start when it cannot reach it; if Redis fails later, requests ' +
       'that need a limit get `503 rate_limit_unavailable` with `Retry-After: 5` (never let through) ' +
       'until it is back, and the client reconnects by itself. Servers also wake each other through it ' +
-      '(pub/sub channel `dial:rate:wallet-events`, under the same key prefix) so that a wallet event reaches the open page at once; ' +
-      'without it each server reads new events from the database once a second.',
+      'so that a wallet event reaches the open page at once (without it each server reads new events from ' +
+      'the database once a second), on the pub/sub channel `dial:rate:wallet-events:<database>:<APP_ID>`. ' +
+      "Redis pub/sub ignores the database number, so the channel's name carries it and the deployment's " +
+      "`APP_ID`: deployments sharing one Redis never wake each other nor see each other's user ids (the " +
+      'servers of one deployment share both).',
   },
   SHARE_ENCRYPTION_KEY: {
     parse: parseKey,
@@ -302,8 +305,8 @@ export const CONFIG_VARIABLES = {
     parse: appId,
     defaultDoc: "`PUBLIC_URL`'s host name",
     doc:
-      "This deployment's id; the buy link names the wallet provider as `endPartnerName=dial:<APP_ID>`. " +
-      'Letters, digits, `.`, `-`, `_`.',
+      "This deployment's id; the buy link names the wallet provider as `endPartnerName=dial:<APP_ID>`, and " +
+      'it names the Redis wake channel (see `REDIS_URL`). Letters, digits, `.`, `-`, `_`.',
   },
   ONRAMP_API_URL: {
     default: DEFAULT_ONRAMP_API_URL,
