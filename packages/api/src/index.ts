@@ -4,6 +4,7 @@
  * validates, serializes and documents them); clients import the static types only (`import type`).
  */
 export * from './account.js';
+export * from './accountChanges.js';
 export * from './activity.js';
 export * from './auth.js';
 export * from './browsers.js';

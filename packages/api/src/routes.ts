@@ -10,7 +10,14 @@ import {
   logoutEverywhereRoute,
   removeMethodRoute,
   updateMethodRoute,
+  useWalletRoute,
 } from './account.js';
+import {
+  accountProofRoute,
+  cancelAccountChangeRoute,
+  listAccountChangesRoute,
+  secureAccountRoute,
+} from './accountChanges.js';
 import { checkTransferRoute, listActivityRoute, recordTransferRoute } from './activity.js';
 import {
   logoutRoute,
@@ -62,6 +69,11 @@ export const API_ROUTES: readonly ApiRoute[] = [
   linkCodeVerifyRoute,
   updateMethodRoute,
   removeMethodRoute,
+  useWalletRoute,
+  accountProofRoute,
+  listAccountChangesRoute,
+  cancelAccountChangeRoute,
+  secureAccountRoute,
   listSessionsRoute,
   endSessionRoute,
   endOtherSessionsRoute,

@@ -8,15 +8,14 @@ import {
 import { DialError, LOCAL_CHAIN_ID, SUPPORTED_CHAINS } from '@dial/core';
 import type { FastifyRequest } from 'fastify';
 import type { Hex } from 'viem';
+import { changeAccount } from '../../accountChanges/changeAccount.js';
 import type { AppContext } from '../../appContext.js';
 import { ChainReadError } from '../../chain/chainReader.js';
 import { createMessageSignatureVerifier } from '../../chain/verifyChainSignature.js';
 import type { AppConfig } from '../../config/index.js';
 import type { TypedApp } from '../../http/typedApp.js';
-import { notifyOwner } from '../../notices/notifyOwner.js';
 import { ipSubject } from '../../rateLimit/ipSubject.js';
 import { deviceHashOf, ensureDevice } from '../devices.js';
-import { linkMethod } from '../linkMethod.js';
 import { sessionHashOf } from '../reauthentication.js';
 import { startSignedInSession } from '../startSignedInSession.js';
 import { findEmbeddedWalletOwner, findOrCreateUser } from '../users.js';
@@ -184,19 +183,17 @@ export function registerSiweRoutes(app: TypedApp, ctx: AppContext): void {
   app.post(
     linkWalletRoute.url,
     { preHandler: app.requireUser, schema: linkWalletRoute.schema, config: MULTILINE },
-    async (request) => {
-      const user = request.user!;
+    async (request, reply) => {
       const binding: SiweNonceBinding = { purpose: 'link', sessionHash: sessionHashOf(request) };
       const { address } = await proveSigned(request.body, binding, request.ip);
-      const method = await linkMethod(
-        ctx.db,
-        user.id,
-        { kind: 'wallet', value: address },
-        ctx.config.maxSignInMethods,
-        ctx.now(),
+      // The signature proves the new wallet; only the account's key proves the account's owner wants it.
+      const outcome = await changeAccount(
+        ctx,
+        request,
+        { action: 'link-method', kind: 'wallet', value: address },
+        request.body.proof,
       );
-      await notifyOwner(ctx, user, 'method-linked', request.log);
-      return { method };
+      return 'pending' in outcome ? reply.code(202).send(outcome) : { method: outcome.applied };
     },
   );
 }
