@@ -7,7 +7,9 @@
 // loads it once it shows (apps/web/src/sign-in/loadPhoneLibrary.ts), and the check fails if it comes back. WalletConnect: the
 // chunks only the lazy WalletConnect sign-in (src/walletconnect/WalletConnectSignIn.tsx) loads,
 // WalletConnect's SDK above all; they have a budget of their own and are left out of "all JavaScript",
-// which is every other JavaScript file of the build.
+// which is every other JavaScript file of the build. The password check: the worker the recovery setup
+// starts to judge a new recovery password (src/recovery/passwordStrengthWorker.ts: zxcvbn and its common and
+// English dictionaries, some two megabytes of words); a budget of its own too, and never on the first visit.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -19,6 +21,9 @@ export const BUDGET = {
   // Measured at 95.5 KiB brotli (sign-client 2.25.0 with its crypto, msgpack and storage code), plus ~10%
   // (122.2 KiB gzip, budget 135 KiB, before the check measured brotli).
   walletConnect: 105 * KB,
+  // Measured at 737.7 KiB brotli (@zxcvbn-ts/core 4.2.0, language-common 4.1.3, language-en 4.1.1: the
+  // dictionaries are nearly all of it), plus ~10%.
+  passwordCheck: 810 * KB,
   // Script files a first visit fetches: the entry (main.tsx and every module it imports statically, one
   // chunk by apps/web/vite.config.ts) and, when the lazy chunks need them too, rolldown's runtime helpers
   // (which rolldown keeps in a file of their own). Each more is one more request the browser's main thread
@@ -34,6 +39,8 @@ const COMPRESSIBLE = /\.(?:js|mjs|css|html|svg|json|txt|map)$/;
 const PHONE_LIBRARY_MARK = 'country_calling_codes';
 /** The lazy chunk of src/walletconnect/WalletConnectSignIn.tsx (Vite names a chunk after its module). */
 const WALLETCONNECT_ENTRY = /^assets\/WalletConnectSignIn-[\w-]+\.js$/;
+/** The worker of src/recovery/passwordStrengthWorker.ts (a worker is one file, named after its module). */
+const PASSWORD_CHECK_ENTRY = /^assets\/passwordStrengthWorker-[\w-]+\.js$/;
 export const WEB_DIST = fileURLToPath(new URL('../apps/web/dist/', import.meta.url));
 
 /**
@@ -103,7 +110,13 @@ export function measureWeight(dist = WEB_DIST) {
   const walletConnect = [...reachable(walletConnectEntries)].filter(
     (file) => !app.has(file) && !firstVisitScripts.includes(file),
   );
-  const otherScripts = allScripts.filter((file) => !walletConnect.includes(file));
+  const passwordCheckEntries = allScripts.filter((file) => PASSWORD_CHECK_ENTRY.test(file));
+  const passwordCheck = [...reachable(passwordCheckEntries)].filter(
+    (file) => !app.has(file) && !firstVisitScripts.includes(file) && !walletConnect.includes(file),
+  );
+  const otherScripts = allScripts.filter(
+    (file) => !walletConnect.includes(file) && !passwordCheck.includes(file),
+  );
 
   return {
     files: everyFile.filter((name) => !/\.(?:br|gz)$/.test(name)).map((file) => ({ file, sent: sent(file) })),
@@ -112,6 +125,8 @@ export function measureWeight(dist = WEB_DIST) {
     allScripts,
     walletConnectFiles: walletConnect,
     walletConnectEntries,
+    passwordCheckFiles: passwordCheck,
+    passwordCheckEntries,
     missingSiblings,
     /** First-visit scripts holding the phone library (none, or the sign-in form waits for it). */
     phoneLibraryOnFirstVisit,
@@ -125,6 +140,7 @@ export function measureWeight(dist = WEB_DIST) {
     ),
     total: sum(otherScripts),
     walletConnect: sum(walletConnect),
+    passwordCheck: sum(passwordCheck),
   };
 }
 
@@ -137,7 +153,9 @@ function check() {
       ? 'first visit'
       : weight.walletConnectFiles.includes(file)
         ? 'WalletConnect, on demand'
-        : 'on demand';
+        : weight.passwordCheckFiles.includes(file)
+          ? 'password check, on demand'
+          : 'on demand';
     console.log(`${format(sent).padStart(10)}  ${file} (${tag})`);
   }
   console.log('(brotli, as the server sends it)');
@@ -147,13 +165,23 @@ function check() {
       `file${weight.firstVisitScripts.length === 1 ? '' : 's'} (at most ` +
       `${BUDGET.firstVisitScripts}); ${format(weight.firstVisitUncompressed)} uncompressed`,
   );
-  console.log(`all JavaScript but WalletConnect: ${format(weight.total)} (budget ${format(BUDGET.total)})`);
+  console.log(
+    `all JavaScript but WalletConnect and the password check: ${format(weight.total)} (budget ${format(BUDGET.total)})`,
+  );
   if (weight.walletConnectEntries.length === 0) {
     console.log(
       'WalletConnect: no chunk in this build (nothing loads src/walletconnect/WalletConnectSignIn.tsx)',
     );
   } else {
     console.log(`WalletConnect: ${format(weight.walletConnect)} (budget ${format(BUDGET.walletConnect)})`);
+  }
+
+  if (weight.passwordCheckEntries.length === 0) {
+    console.log(
+      'password check: no worker in this build (nothing starts src/recovery/passwordStrengthWorker.ts)',
+    );
+  } else {
+    console.log(`password check: ${format(weight.passwordCheck)} (budget ${format(BUDGET.passwordCheck)})`);
   }
 
   const over = [];
@@ -172,6 +200,9 @@ function check() {
   if (weight.walletConnect > BUDGET.walletConnect) over.push('WalletConnect');
   if (weight.walletConnectEntries.some((file) => weight.firstVisitScripts.includes(file)))
     over.push('WalletConnect on the first visit');
+  if (weight.passwordCheck > BUDGET.passwordCheck) over.push('the password check');
+  if (weight.passwordCheckEntries.some((file) => weight.firstVisitScripts.includes(file)))
+    over.push('the password check on the first visit');
   if (weight.phoneLibraryOnFirstVisit.length > 0) {
     over.push(`the phone library on the first visit (${weight.phoneLibraryOnFirstVisit.join(', ')})`);
   }

@@ -20,6 +20,8 @@ import { describe, expect, it } from 'vitest';
  * And the sign-in form's first load (main.tsx and what it imports statically) leaves the phone library
  * (libphonenumber-js, and every `@dial/core` function that uses it) out: the form is usable before it, and
  * sign-in/loadPhoneLibrary.ts loads it once the form shows. `npm run size` checks the same in the build.
+ * It leaves the recovery password's strength check out too (zxcvbn and its dictionaries, some 800 KiB sent):
+ * only recovery/passwordStrength.ts imports it, run by the worker the recovery setup starts.
  */
 const MAY_IMPORT_ONLY: Record<string, readonly string[]> = {
   api: [],
@@ -348,6 +350,18 @@ describe('the sign-in form’s first load (main.tsx and its static imports)', ()
         }
       }
     }
+    expect(found).toEqual([]);
+  });
+
+  it('leaves zxcvbn out: only recovery/passwordStrength.ts imports it, in the worker of the recovery setup', () => {
+    const importers = sourceFiles(SRC)
+      .filter((file) => !file.endsWith('.test.ts'))
+      .filter((file) => staticValueImports(file).some(({ specifier }) => specifier.startsWith('@zxcvbn-ts/')))
+      .map(inside);
+    expect(importers).toEqual(['recovery/passwordStrength.ts']);
+    const found = files
+      .map(inside)
+      .filter((file) => file.startsWith('recovery/passwordStrength') || importers.includes(file));
     expect(found).toEqual([]);
   });
 });

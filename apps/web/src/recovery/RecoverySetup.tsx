@@ -1,5 +1,5 @@
 import './recovery.css';
-import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { type FormEvent, useEffect, useMemo, useRef, useState } from 'react';
 import { toDialError } from '../api/describeError';
 import { getWallet } from '../api/endpoints';
 import type { ProtectedRecoveryShare, RecoveryMethod, StoredWallet, User } from '../api/types';
@@ -16,7 +16,8 @@ import { ErrorMessage } from '../ui/ErrorMessage';
 import { Screen } from '../ui/Screen';
 import { KdfProgress } from './KdfProgress';
 import { PasswordFields } from './PasswordFields';
-import { checkConfirmation, checkNewPassword } from './passwordPolicy';
+import { checkConfirmation, checkNewPassword, passwordUserInputs } from './passwordPolicy';
+import { usePasswordCheck } from './usePasswordCheck';
 import { useRotationCommit } from './useRotationCommit';
 
 export interface RecoverySetupProps {
@@ -40,11 +41,17 @@ export default function RecoverySetup({ user, current, onDone, onCancel }: Recov
   const [password, setPassword] = useState('');
   const [confirmation, setConfirmation] = useState('');
   const [checked, setChecked] = useState(false);
+  // The strength check's verdict, for the password it judged (an older one's is not shown).
+  const [verdict, setVerdict] = useState<{ password: string; weakness: string | null } | null>(null);
   const [step, setStep] = useState<Step>({ kind: 'form' });
   const [error, setError] = useState<unknown>(null);
   const rotation = useRotationCommit();
+  const strength = usePasswordCheck(method === 'password');
   const passwordRef = useRef(password);
   passwordRef.current = password;
+  const passwordInput = useRef<HTMLInputElement>(null);
+  const { phone, email } = user;
+  const userInputs = useMemo(() => passwordUserInputs({ phone, email }), [phone, email]);
 
   useEffect(() => {
     let live = true;
@@ -56,12 +63,57 @@ export default function RecoverySetup({ user, current, onDone, onCancel }: Recov
     };
   }, []);
 
-  const passwordError = checked && method === 'password' ? checkNewPassword(password) : null;
+  const lengthError = checked && method === 'password' ? checkNewPassword(password) : null;
+  const weakness = verdict !== null && verdict.password === password ? verdict.weakness : null;
+  const passwordError = lengthError ?? (checked && method === 'password' ? weakness : null);
   const confirmationError =
     checked && method === 'password' && passwordError === null
       ? checkConfirmation(password, confirmation)
       : null;
   const working = step.kind === 'working';
+
+  // After a first submit, the strength verdict follows the password as it is typed, as the other errors do.
+  const { judge, status: checkStatus } = strength;
+  useEffect(() => {
+    if (!checked || method !== 'password' || checkStatus !== 'ready') return;
+    if (checkNewPassword(password) !== null) return;
+    let current = true;
+    const timer = setTimeout(() => {
+      judge(password, userInputs).then(
+        (weakness) => {
+          if (current) setVerdict({ password, weakness });
+        },
+        // The check's status is `failed` then, and the form says so.
+        () => undefined,
+      );
+    }, 150);
+    return () => {
+      current = false;
+      clearTimeout(timer);
+    };
+  }, [checked, method, checkStatus, judge, password, userInputs]);
+
+  /**
+   * Whether `chosen` is hard enough to guess, waiting for the strength check if it is still loading (and
+   * saying so). A check that cannot be loaded refuses nothing: the form says so, to check again or to use
+   * the password without it.
+   */
+  const passesStrengthCheck = async (chosen: string): Promise<boolean> => {
+    let weakness: string | null | undefined = verdict?.password === chosen ? verdict.weakness : undefined;
+    if (weakness === undefined) {
+      setStep({ kind: 'working', label: 'Checking how easy this password is to guess', fraction: null });
+      try {
+        weakness = await judge(chosen, userInputs);
+        setVerdict({ password: chosen, weakness });
+      } catch {
+        weakness = undefined;
+      }
+      setStep({ kind: 'form' });
+    }
+    if (weakness === null) return true;
+    passwordInput.current?.focus();
+    return false;
+  };
 
   /** The server took the new shares: back to the wallet with the recovery status it now holds. */
   const finish = async () => {
@@ -88,16 +140,15 @@ export default function RecoverySetup({ user, current, onDone, onCancel }: Recov
     onCancel();
   };
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
+  /** `unchecked`: the strength check failed to load and the person chose to use the password without it. */
+  const submit = async (event?: FormEvent, { unchecked = false } = {}) => {
+    event?.preventDefault();
     if (working) return;
     setChecked(true);
     setError(null);
-    if (
-      method === 'password' &&
-      (checkNewPassword(password) ?? checkConfirmation(password, confirmation)) !== null
-    ) {
-      return;
+    if (method === 'password') {
+      if ((checkNewPassword(password) ?? checkConfirmation(password, confirmation)) !== null) return;
+      if (!unchecked && !(await passesStrengthCheck(password))) return;
     }
     // Wipes the password's OPRF output once the recovery share is protected (or setup failed).
     let wipe = () => {};
@@ -233,6 +284,10 @@ export default function RecoverySetup({ user, current, onDone, onCancel }: Recov
             passwordError={passwordError}
             confirmationError={confirmationError}
             disabled={working}
+            passwordRef={passwordInput}
+            checkStatus={checkStatus}
+            onRetryCheck={strength.retry}
+            onUseUnchecked={() => void submit(undefined, { unchecked: true })}
           />
         )}
         {step.kind === 'working' && <KdfProgress label={step.label} fraction={step.fraction} />}
