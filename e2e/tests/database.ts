@@ -55,3 +55,20 @@ export function readRecoveryShare(walletAddress: string): StoredRecoveryRow | un
     return row === undefined ? undefined : { ...row, kdf: JSON.parse(row.kdf) as Record<string, unknown> };
   });
 }
+
+/**
+ * Moves the recovery tries the wallet's owner used this hour (setting recovery up uses one) into an hour
+ * before the last, as if they were used then: the next try starts the hour's count afresh, as it does for
+ * an owner who recovers on a new browser long after setting recovery up. Returns how many counters moved.
+ */
+export function ageRecoveryTries(walletAddress: string): number {
+  const longAgo = new Date(Date.now() - 2 * 3_600_000).toISOString();
+  return withDatabase(
+    (db) =>
+      db
+        .prepare(
+          "UPDATE rate_limits SET window_start = ? WHERE key = 'recovery:user:' || (SELECT user_id FROM wallets WHERE lower(address) = lower(?))",
+        )
+        .run(longAgo, walletAddress).changes,
+  );
+}

@@ -1,9 +1,13 @@
 import { type BrowserContext, expect, type Page, test } from '@playwright/test';
-import { ageSessions, readRecoveryShare } from './database.js';
+import { ageRecoveryTries, ageSessions, readRecoveryShare } from './database.js';
 import { readCode, seenMessages } from './outbox.js';
 import { enterEmailCode, signInWithEmail, snap, uniqueEmail } from './steps.js';
 
 const PASSWORD = 'plum orchard lantern 42';
+/** What the strength check says of `password123` (zxcvbn's warning and suggestion). */
+const TOO_EASY = 'Too easy to guess. This is a commonly used password. Add more words that are less common.';
+/** The worker of the strength check (its script holds zxcvbn's dictionaries). */
+const STRENGTH_WORKER = '**/assets/passwordStrengthWorker-*.js';
 
 /** Signs in on a page whose browser holds no device share: the recovery screen appears instead of the wallet. */
 async function signInExpectingRecovery(page: Page, email: string): Promise<void> {
@@ -37,6 +41,17 @@ async function recordStatuses(page: Page): Promise<() => Promise<string[]>> {
   return () => page.evaluate(() => (window as unknown as { statuses: string[] }).statuses);
 }
 
+/** Counts the page's OPRF evaluations (each is one of the hour's recovery tries) from now on. */
+function countOprfEvaluations(page: Page): () => number {
+  let count = 0;
+  page.on('request', (request) => {
+    if (request.method() === 'POST' && new URL(request.url()).pathname === '/api/wallet/recovery/oprf') {
+      count += 1;
+    }
+  });
+  return () => count;
+}
+
 /** Whether the texts include a progress line of `label` strictly between 0 and 100 %. */
 function showedProgress(texts: string[], label: string): boolean {
   return texts.some((text) => {
@@ -48,7 +63,7 @@ function showedProgress(texts: string[], label: string): boolean {
 /** From the wallet home: opens "Set up recovery" in the Security panel and submits {@link PASSWORD}. */
 async function submitRecoveryPassword(page: Page): Promise<void> {
   await page
-    .getByRole('region', { name: 'Security' })
+    .getByRole('region', { name: 'Security', exact: true })
     .getByRole('button', { name: 'Set up recovery' })
     .click();
   await page.getByLabel('Recovery password', { exact: true }).fill(PASSWORD);
@@ -86,7 +101,7 @@ test('a recovery password set up in one browser recovers the wallet in a fresh o
   // New users are asked to set up recovery, and told what losing it means.
   const reminder = page.getByRole('region', { name: 'Protect your funds' });
   await expect(reminder).toContainText('the wallet and its funds are gone for good: Dial cannot reset it');
-  const security = page.getByRole('region', { name: 'Security' });
+  const security = page.getByRole('region', { name: 'Security', exact: true });
   await expect(security).toContainText('Recovery is not set up.');
   await snap(page, 'recovery-reminder');
   // "Later" hides the reminder; the Security panel still offers it.
@@ -100,6 +115,20 @@ test('a recovery password set up in one browser recovers the wallet in a fresh o
   await page.getByLabel('Recovery password', { exact: true }).fill('short');
   await page.getByRole('button', { name: 'Set up recovery' }).click();
   await expect(page.getByText('Use at least 10 characters (this one has 5).')).toBeVisible();
+  // A common password is refused by the strength check, saying why and what would be better; the keyboard
+  // alone does it (Enter submits), and the field has the focus again to change it.
+  const setupStatuses = await recordStatuses(page);
+  const setupEvaluations = countOprfEvaluations(page);
+  await page.getByLabel('Recovery password', { exact: true }).fill('password123');
+  await page.getByLabel('Confirm recovery password').fill('password123');
+  await page.getByLabel('Confirm recovery password').press('Enter');
+  await expect(page.getByRole('alert')).toHaveText(TOO_EASY);
+  await expect(page.getByLabel('Recovery password', { exact: true })).toBeFocused();
+  await expect(page.getByLabel('Recovery password', { exact: true })).toHaveAttribute('aria-invalid', 'true');
+  expect(await setupStatuses()).toContain('Checking how easy this password is to guess…');
+  await snap(page, 'recovery-setup-weak');
+  // Refused in the browser: the server was asked nothing, so no recovery try was spent.
+  expect(setupEvaluations()).toBe(0);
   await page.getByLabel('Recovery password', { exact: true }).fill(PASSWORD);
   await page.getByLabel('Confirm recovery password').fill(`${PASSWORD}!`);
   await page.getByRole('button', { name: 'Set up recovery' }).click();
@@ -125,6 +154,8 @@ test('a recovery password set up in one browser recovers the wallet in a fresh o
   );
   await expect(page.getByRole('region', { name: 'Protect your funds' })).toHaveCount(0);
   await expect(security.getByRole('button', { name: 'Change recovery' })).toBeVisible();
+  // The strong password took one evaluation, the hour's one recovery try spent by setting up.
+  expect(setupEvaluations()).toBe(1);
   // scrypt showed its progress while it ran.
   expect(showedProgress(await statuses(), 'Protecting your recovery key')).toBe(true);
   await snap(page, 'recovery-set-up');
@@ -144,6 +175,8 @@ test('a recovery password set up in one browser recovers the wallet in a fresh o
   const fresh: BrowserContext = await browser.newContext();
   try {
     const other = await fresh.newPage();
+    // Recovery on a new browser comes long after setting it up, whose one try is then an hour old.
+    expect(ageRecoveryTries(address)).toBe(1);
     await signInExpectingRecovery(other, email);
     await expect(other.getByText('This browser does not hold your wallet')).toBeVisible();
     // Opened after the code, its only field has the focus: the password can be typed at once.
@@ -159,9 +192,9 @@ test('a recovery password set up in one browser recovers the wallet in a fresh o
 
     await other.getByLabel('Recovery password').fill('plum orchard lantern 43');
     await other.getByRole('button', { name: 'Recover wallet' }).click();
-    // Setting up evaluated the password once; this try fetched the record and evaluated once: 7 of 10 left.
+    // A wrong password costs one of the hour's 10 tries (its one evaluation), and the screen says so.
     await expect(other.getByRole('alert')).toHaveText(
-      'That recovery password is not right. 3 tries left before Dial makes you wait.',
+      'That recovery password is not right. 9 tries left before Dial makes you wait.',
       { timeout: 60_000 },
     );
     await snap(other, 'recovery-wrong-password');
@@ -177,7 +210,7 @@ test('a recovery password set up in one browser recovers the wallet in a fresh o
     expect(showedProgress(await otherStatuses(), 'Unlocking your recovery key')).toBe(true);
     expect(showedProgress(await otherStatuses(), 'Protecting your new recovery key')).toBe(true);
     await expect(await localBalance(other)).toHaveText(/(^|[^\d.])1 ETH/);
-    await expect(other.getByRole('region', { name: 'Security' })).toContainText(
+    await expect(other.getByRole('region', { name: 'Security', exact: true })).toContainText(
       'Recovery: recovery password, set up on',
     );
     await snap(other, 'recovery-recovered');
@@ -237,7 +270,7 @@ test('wrong recovery passwords are limited: after the hour’s tries, the wait i
   // refusal must fall in one window, with more than a minute of it left for the wait to read in minutes:
   // near the end of an hour, start in the next one.
   const intoHour = Date.now() % HOUR_MS;
-  if (intoHour > HOUR_MS - 4 * 60_000) await page.waitForTimeout(HOUR_MS - intoHour + 2_000);
+  if (intoHour > HOUR_MS - 6 * 60_000) await page.waitForTimeout(HOUR_MS - intoHour + 2_000);
   const email = uniqueEmail('ratelimit');
   await page.goto('/');
   await signInWithEmail(page, email);
@@ -251,25 +284,24 @@ test('wrong recovery passwords are limited: after the hour’s tries, the wait i
     const other = await fresh.newPage();
     await signInExpectingRecovery(other, email);
     const alert = other.getByRole('alert');
-    // 10 an hour, counting each fetch of the recovery share and each OPRF evaluation of a password
-    // (setting recovery up took one): 4 tries, each saying how many are left.
-    const left = [
-      '3 tries left before Dial makes you wait.',
-      '2 tries left before Dial makes you wait.',
-      '1 try left before Dial makes you wait.',
-      'That was the last try for now: Dial makes you wait before the next one, to keep guessers out.',
-    ];
-    for (let attempt = 1; attempt <= 4; attempt++) {
+    // 10 an hour, each OPRF evaluation of a password one (setting recovery up took one): 9 tries, one each,
+    // each saying how many are left, the last when the next is allowed.
+    for (let attempt = 1; attempt <= 9; attempt++) {
+      const left = 9 - attempt;
       await other.getByLabel('Recovery password').fill(`wrong password ${attempt}`);
       await other.getByRole('button', { name: 'Recover wallet' }).click();
-      await expect(alert).toHaveText(`That recovery password is not right. ${left[attempt - 1]}`, {
-        timeout: 30_000,
-      });
+      await expect(alert).toHaveText(
+        left === 0
+          ? /^That recovery password is not right\. That was the last try for now: Dial makes you wait before the next one, to keep guessers out\. You can try again in \d+ minutes?\.$/
+          : `That recovery password is not right. ${left} ${left === 1 ? 'try' : 'tries'} left before Dial makes you wait.`,
+        { timeout: 30_000 },
+      );
       await expect(other.getByRole('button', { name: 'Recover wallet' })).not.toHaveAttribute(
         'aria-disabled',
         'true',
       );
     }
+    await snap(other, 'recovery-last-try');
     // Even the right password now waits: the limit is per user, not per guess.
     await other.getByLabel('Recovery password').fill(PASSWORD);
     await other.getByRole('button', { name: 'Recover wallet' }).click();
@@ -280,6 +312,62 @@ test('wrong recovery passwords are limited: after the hour’s tries, the wait i
   } finally {
     await fresh.close();
   }
+});
+
+test('a strength check that cannot be downloaded refuses no password: it says so, checks again, or steps aside', async ({
+  page,
+}) => {
+  test.setTimeout(180_000);
+  await page.goto('/');
+  await signInWithEmail(page, uniqueEmail('strengthoffline'));
+  const security = page.getByRole('region', { name: 'Security', exact: true });
+  const password = page.getByLabel('Recovery password', { exact: true });
+  const confirmation = page.getByLabel('Confirm recovery password');
+
+  // The worker's script (zxcvbn and its dictionaries) cannot be downloaded.
+  await page.route(STRENGTH_WORKER, (route) => route.abort('failed'));
+  await security.getByRole('button', { name: 'Set up recovery' }).click();
+  await password.fill(PASSWORD);
+  await confirmation.fill(PASSWORD);
+  const failed = page.getByRole('alert').filter({ hasText: 'could not load its check' });
+  await expect(failed).toHaveText(
+    /^Dial could not load its check of how easy a password is to guess \(is the connection down\?\), so it cannot tell yet whether this one is\./,
+  );
+  await snap(page, 'recovery-strength-offline');
+  // Submitting tries again, and nothing is set up while it cannot tell: the password is not called weak.
+  await page.getByRole('button', { name: 'Set up recovery' }).click();
+  await expect(failed).toBeVisible();
+  await expect(page.getByText('Too easy to guess.')).toHaveCount(0);
+  await expect(page.getByRole('heading', { name: 'Set up recovery' })).toBeVisible();
+
+  // The connection is back: "Check again", by the keyboard, loads it, and a weak password is refused again.
+  await page.unroute(STRENGTH_WORKER);
+  await page.getByRole('button', { name: 'Check again' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(failed).toHaveCount(0);
+  await password.fill('password123');
+  await confirmation.fill('password123');
+  await page.getByRole('button', { name: 'Set up recovery' }).click();
+  await expect(page.getByRole('alert')).toHaveText(TOO_EASY);
+  await password.fill(PASSWORD);
+  await confirmation.fill(PASSWORD);
+  await page.getByRole('button', { name: 'Set up recovery' }).click();
+  await expect(security.getByRole('status')).toHaveText(
+    'Recovery is set up. If you lose this browser, your recovery password opens your wallet on another one.',
+    { timeout: 60_000 },
+  );
+
+  // Offline again when changing it: "Use it without the check" does not wait for a check that cannot come.
+  await page.route(STRENGTH_WORKER, (route) => route.abort('failed'));
+  await security.getByRole('button', { name: 'Change recovery' }).click();
+  await password.fill('kettle mosaic upward 9');
+  await confirmation.fill('kettle mosaic upward 9');
+  await expect(failed).toBeVisible();
+  await page.getByRole('button', { name: 'Use it without the check' }).click();
+  await expect(security.getByRole('status')).toHaveText(
+    /^Recovery is changed\. If you lose this browser, your recovery password opens your wallet on another one\.$/,
+    { timeout: 60_000 },
+  );
 });
 
 test('a passkey protects recovery (virtual authenticator with PRF) and recovers the wallet after data loss', async ({
@@ -312,7 +400,7 @@ test('a passkey protects recovery (virtual authenticator with PRF) and recovers 
   await expect(page.getByRole('heading', { name: 'Your wallet', exact: true })).toBeVisible({
     timeout: 30_000,
   });
-  const security = page.getByRole('region', { name: 'Security' });
+  const security = page.getByRole('region', { name: 'Security', exact: true });
   await expect(security).toContainText('Recovery: passkey, set up on');
 
   // This browser's data is lost (the passkey is not: it lives in the authenticator).
@@ -330,7 +418,9 @@ test('a passkey protects recovery (virtual authenticator with PRF) and recovers 
   await snap(page, 'recovery-passkey-screen');
   await page.getByRole('button', { name: 'Use my passkey' }).click();
   expect(await walletAddress(page)).toBe(address);
-  await expect(page.getByRole('region', { name: 'Security' })).toContainText('Recovery: passkey');
+  await expect(page.getByRole('region', { name: 'Security', exact: true })).toContainText(
+    'Recovery: passkey',
+  );
 
   // After the recovery's rotation, the same passkey (new salt) still opens it after another loss.
   await page.evaluate(
@@ -347,7 +437,7 @@ test('a passkey protects recovery (virtual authenticator with PRF) and recovers 
 
   // Changing recovery (passkey → password) is the same rotation; the wallet stays open.
   await page
-    .getByRole('region', { name: 'Security' })
+    .getByRole('region', { name: 'Security', exact: true })
     .getByRole('button', { name: 'Change recovery' })
     .click();
   await expect(page.getByRole('heading', { name: 'Change recovery' })).toBeVisible();
@@ -359,7 +449,7 @@ test('a passkey protects recovery (virtual authenticator with PRF) and recovers 
   await expect(page.getByRole('heading', { name: 'Your wallet', exact: true })).toBeVisible({
     timeout: 60_000,
   });
-  const changed = page.getByRole('region', { name: 'Security' });
+  const changed = page.getByRole('region', { name: 'Security', exact: true });
   await expect(changed).toContainText('Recovery: recovery password, set up on');
   await expect(changed.getByRole('status')).toHaveText(
     /^Recovery is changed\. If you lose this browser, your (recovery password|passkey) opens your wallet on another one\.$/,
@@ -461,7 +551,7 @@ for (const format of ['before generations', 'before split ids'] as const) {
     expect(await walletAddress(page)).toBe(address);
     // And recovery can be set up from it (a rotation from generation 1).
     await submitRecoveryPassword(page);
-    await expect(page.getByRole('region', { name: 'Security' })).toContainText(
+    await expect(page.getByRole('region', { name: 'Security', exact: true })).toContainText(
       'Recovery: recovery password',
       {
         timeout: 60_000,
@@ -493,7 +583,7 @@ test('setting up recovery long after sign-in asks for a fresh code first, then f
   await expect(page.getByRole('heading', { name: 'Your wallet', exact: true })).toBeVisible({
     timeout: 60_000,
   });
-  const security = page.getByRole('region', { name: 'Security' });
+  const security = page.getByRole('region', { name: 'Security', exact: true });
   await expect(security.getByRole('status')).toHaveText(
     'Recovery is set up. If you lose this browser, your recovery password opens your wallet on another one.',
   );
@@ -523,14 +613,16 @@ test('another tab opening the wallet while a recovery setup waits for its code k
   expect(await walletAddress(other)).toBe(address);
   await other.reload();
   expect(await walletAddress(other)).toBe(address);
-  await expect(other.getByRole('region', { name: 'Security' })).toContainText('Recovery is not set up.');
+  await expect(other.getByRole('region', { name: 'Security', exact: true })).toContainText(
+    'Recovery is not set up.',
+  );
 
   // Tab A confirms with the code: the server takes the new split, whose device share is still here.
   await confirmWithFreshCode(page, email);
   await expect(page.getByRole('heading', { name: 'Your wallet', exact: true })).toBeVisible({
     timeout: 60_000,
   });
-  await expect(page.getByRole('region', { name: 'Security' }).getByRole('status')).toHaveText(
+  await expect(page.getByRole('region', { name: 'Security', exact: true }).getByRole('status')).toHaveText(
     'Recovery is set up. If you lose this browser, your recovery password opens your wallet on another one.',
   );
 
@@ -538,7 +630,7 @@ test('another tab opening the wallet while a recovery setup waits for its code k
   for (const tab of [page, other]) {
     await tab.reload();
     expect(await walletAddress(tab)).toBe(address);
-    await expect(tab.getByRole('region', { name: 'Security' })).toContainText(
+    await expect(tab.getByRole('region', { name: 'Security', exact: true })).toContainText(
       'Recovery: recovery password, set up on',
     );
   }
@@ -573,7 +665,7 @@ test('a share of an unsent change under the generation recovered elsewhere leads
   await page.goto('/');
   const address = await signInWithEmail(page, email);
   await submitRecoveryPassword(page);
-  const security = page.getByRole('region', { name: 'Security' });
+  const security = page.getByRole('region', { name: 'Security', exact: true });
   await expect(security.getByRole('status')).toHaveText(
     'Recovery is set up. If you lose this browser, your recovery password opens your wallet on another one.',
     { timeout: 60_000 },
