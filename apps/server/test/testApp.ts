@@ -4,7 +4,9 @@ import { DEFAULT_ONRAMP_OFFERS } from '@dial/core';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import type { Kysely } from 'kysely';
 import { afterEach } from 'vitest';
+import { applyDueChanges } from '../src/accountChanges/changeAccount.js';
 import { type AppDeps, buildApp } from '../src/app.js';
+import type { AppContext } from '../src/appContext.js';
 import { DEVICE_COOKIE } from '../src/auth/devices.js';
 import { DEFAULT_OTP_POLICY } from '../src/auth/otpPolicy.js';
 import { SESSION_COOKIE } from '../src/auth/sessions.js';
@@ -121,6 +123,11 @@ export interface TestApp {
   requestCode(channel: Channel, to: string, options?: RequestOptions): Promise<string>;
   /** Signs in (up) with a fresh code and returns the session token and the answer. */
   signIn(channel: Channel, to: string): Promise<{ token: string; response: LightMyRequestResponse }>;
+  /**
+   * Makes the account changes whose cooling-off period has ended, as the app's timer does every 30 s (that
+   * timer runs on real time; a test moves `clock` and calls this). Returns how many came due.
+   */
+  applyDueChanges(): Promise<number>;
 }
 
 export interface RequestOptions {
@@ -147,12 +154,13 @@ export async function createTestApp(
   const clock = createClock();
   const transport = createRecordingTransport();
   const config = testConfig(options.config);
-  const app = await buildApp(config, {
+  const deps: AppDeps = {
     db,
     now: clock.now,
     transports: { sms: transport, email: transport },
     ...options.deps,
-  });
+  };
+  const app = await buildApp(config, deps);
   appsToClose.push(app);
 
   /** The device cookie of the test app's own browser, as its answers set it. */
@@ -211,6 +219,17 @@ export async function createTestApp(
       if (response.statusCode !== 200)
         throw new Error(`otp/verify answered ${response.statusCode}: ${response.body}`);
       return { token: sessionToken(response), response };
+    },
+    applyDueChanges() {
+      // The app's context is not reachable from outside; these are the parts applyDueChanges uses, the app's
+      // own (its database, clock, configuration and transports). Live streams see the events at their next poll.
+      const ctx = {
+        config,
+        db: deps.db ?? db,
+        now: deps.now ?? clock.now,
+        transports: deps.transports ?? {},
+      };
+      return applyDueChanges(ctx as AppContext, app.log);
     },
   };
   return testApp;
