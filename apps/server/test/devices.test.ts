@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { DEVICE_COOKIE } from '../src/auth/devices.js';
+import { linkMethod } from '../src/auth/linkMethod.js';
 import { sweepExpiredRows } from '../src/db/sweepExpiredRows.js';
 import { newDevice } from './browsers.js';
 import { DIALECTS, useTestDatabase } from './databases.js';
@@ -8,11 +9,18 @@ import { createTestApp, PHONE, type TestApp } from './testApp.js';
 
 const EMAIL = 'ada@example.com';
 const NEW_BROWSER = /^Dial: someone signed in to your account from a new browser\. Was this not you\?/;
+const FIREFOX_WINDOWS = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0';
 
 /** Signs in on `device` and returns the answer. */
-async function signInOn(t: TestApp, channel: 'sms' | 'email', to: string, device: string) {
-  const code = await t.requestCode(channel, to, { device });
-  const response = await t.post('/api/auth/otp/verify', { channel, to, code }, { device });
+async function signInOn(
+  t: TestApp,
+  channel: 'sms' | 'email',
+  to: string,
+  device: string,
+  headers: Record<string, string> = {},
+) {
+  const code = await t.requestCode(channel, to, { device, headers });
+  const response = await t.post('/api/auth/otp/verify', { channel, to, code }, { device, headers });
   expect(response.statusCode).toBe(200);
   return response;
 }
@@ -90,24 +98,37 @@ describe.each(DIALECTS)('browsers (device cookies) on %s', (dialect) => {
     expect(noCookie.json().error.code).toBe('code_expired');
   });
 
-  it('records the browser at sign-in (its hash only) and renews its cookie for a year', async () => {
+  it('records the browser at sign-in (its hash only, an id of its own, its User-Agent) and the session’s browser and method, and renews its cookie for a year', async () => {
     const t = await createTestApp(db());
     const device = newDevice();
-    const response = await signInOn(t, 'email', EMAIL, device);
+    const response = await signInOn(t, 'email', EMAIL, device, { 'user-agent': FIREFOX_WINDOWS });
     expect(response.cookies.find((candidate) => candidate.name === DEVICE_COOKIE)).toMatchObject({
       value: device,
       maxAge: 31_536_000,
     });
+    const userId = response.json().user.id;
+    const deviceHash = createHash('sha256').update(device).digest('hex');
     const rows = await db().selectFrom('known_devices').selectAll().execute();
     expect(rows).toEqual([
       {
-        user_id: response.json().user.id,
-        device_hash: createHash('sha256').update(device).digest('hex'),
+        id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        user_id: userId,
+        device_hash: deviceHash,
+        user_agent: FIREFOX_WINDOWS,
         created_at: t.clock.now().toISOString(),
         last_seen_at: t.clock.now().toISOString(),
       },
     ]);
+    expect(rows[0]?.id).not.toBe(deviceHash);
     expect(JSON.stringify(rows)).not.toContain(device);
+    const email = await db()
+      .selectFrom('identities')
+      .select('id')
+      .where('value', '=', EMAIL)
+      .executeTakeFirstOrThrow();
+    expect(
+      await db().selectFrom('sessions').select(['user_id', 'identity_id', 'device_hash']).execute(),
+    ).toEqual([{ user_id: userId, identity_id: email.id, device_hash: deviceHash }]);
   });
 
   it('tells the owner of a sign-in from a new browser, not of a sign-up nor of a browser seen before', async () => {
@@ -140,6 +161,22 @@ describe.each(DIALECTS)('browsers (device cookies) on %s', (dialect) => {
       to: EMAIL,
       subject: 'Dial: someone signed in to your account from a new browser',
     });
+  });
+
+  it('tells every phone number and e-mail address of the account, not only the one that signed in', async () => {
+    const t = await createTestApp(db());
+    const first = await signInOn(t, 'email', EMAIL, newDevice());
+    const userId = first.json().user.id;
+    t.clock.advance(60_000);
+    await linkMethod(db(), userId, { kind: 'phone', value: PHONE }, 5, t.clock.now(), true);
+    const sentBefore = t.transport.sent.length;
+    // A new browser, with a code sent to the e-mail address (a hijacked mailbox, say): the phone hears too.
+    await signInOn(t, 'email', EMAIL, newDevice());
+    const notices = t.transport.sent.slice(sentBefore).filter((message) => message.code === undefined);
+    expect(notices.map((message) => [message.channel, message.to, message.subject])).toEqual([
+      ['email', EMAIL, 'Dial: someone signed in to your account from a new browser'],
+      ['sms', PHONE, 'Dial: someone signed in to your account from a new browser'],
+    ]);
   });
 
   it('signs in even when the new-browser notice cannot be sent', async () => {
