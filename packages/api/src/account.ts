@@ -1,7 +1,12 @@
 // The signed-in person's own account: their sign-in methods (link, unlink, findability) and their sessions.
 import { OTP_CODE_LENGTH } from '@dial/core';
 import { type Static, Type } from 'typebox';
-import { AccountProofSchema, PendingAnswerSchema, PROOF_ERRORS, ProofOnlyBodySchema } from './accountChanges.js';
+import {
+  AccountProofSchema,
+  PendingAnswerSchema,
+  PROOF_ERRORS,
+  ProofOnlyBodySchema,
+} from './accountChanges.js';
 import { defineRoute, RATE_LIMIT_ERRORS } from './defineRoute.js';
 import { ChannelSchema, OkSchema } from './shapes.js';
 import { SIWE_ERRORS, SignedSiweMessageSchema, SiweNonceSchema } from './siwe.js';

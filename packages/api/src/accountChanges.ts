@@ -72,7 +72,11 @@ export const PendingAnswerSchema = Type.Object(
 );
 
 /** The errors of a change that needs or may carry a proof. */
-export const PROOF_ERRORS = ['account_proof_required', 'wallet_proof_invalid', 'wallet_proof_expired'] as const;
+export const PROOF_ERRORS = [
+  'account_proof_required',
+  'wallet_proof_invalid',
+  'wallet_proof_expired',
+] as const;
 
 export const accountProofRoute = defineRoute({
   method: 'POST',
@@ -107,7 +111,8 @@ export const listAccountChangesRoute = defineRoute({
       coolingOffHours: Type.Number({ description: '`COOLING_OFF_HOURS`.' }),
       signers: Type.Array(AddressSchema, { description: 'As in `POST /api/account/proof`.' }),
       sessionTrusted: Type.Boolean({
-        description: 'Whether this session signed in with a method linked with proof (or the account’s first).',
+        description:
+          'Whether this session signed in with a method linked with proof (or the account’s first).',
       }),
     }),
   },
@@ -118,7 +123,8 @@ export const cancelAccountChangeRoute = defineRoute({
   method: 'POST',
   url: '/api/account/changes/:id/cancel',
   tags: ['account'],
-  summary: 'Cancels a pending change: needs the proof (an account without a key: a session of a trusted method).',
+  summary:
+    'Cancels a pending change: needs the proof (an account without a key: a session of a trusted method).',
   session: true,
   params: Type.Object({ id: IdSchema }),
   body: ProofOnlyBodySchema,

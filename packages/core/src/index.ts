@@ -6,6 +6,7 @@
  * @packageDocumentation
  */
 
+export * from './accountChangeMessage.js';
 export * from './activityPages.js';
 export * from './buildOnrampUrl.js';
 export * from './chains.js';
@@ -42,4 +43,3 @@ export * from './toE164.js';
 export * from './usdc.js';
 export * from './walletConnectionLimits.js';
 export * from './walletProofMessage.js';
-export * from './accountChangeMessage.js';

@@ -7,11 +7,11 @@ import {
   useWalletRoute,
 } from '@dial/api';
 import { DialError } from '@dial/core';
+import { changeAccount } from '../accountChanges/changeAccount.js';
 import type { AppContext } from '../appContext.js';
 import type { IdentityKind } from '../db/database.js';
 import type { Channel } from '../delivery/index.js';
 import type { TypedApp } from '../http/typedApp.js';
-import { changeAccount } from '../accountChanges/changeAccount.js';
 import { checkCode } from './checkCode.js';
 import { linkBudget } from './codeBudgets.js';
 import { deviceHashOf, ensureDevice } from './devices.js';

@@ -69,7 +69,10 @@ export async function notifyOwner(
     recipients.push(alsoTo);
   }
   if (recipients.length === 0) {
-    log.info({ notice: kind }, 'notice recorded in the app only: the account has no phone number or e-mail address');
+    log.info(
+      { notice: kind },
+      'notice recorded in the app only: the account has no phone number or e-mail address',
+    );
     return;
   }
   for (const recipient of recipients) await sendNotice(ctx, recipient, kind, now, log, summary);

@@ -102,7 +102,11 @@ export async function up(db: AnyDb): Promise<void> {
     .alterTable('identities')
     .addColumn('trusted', 'integer', (column) => column.notNull().defaultTo(1))
     .execute();
-  await replaceIdentityTriggers(db, identityAssignments, 'update of user_id, kind, value, created_at, trusted');
+  await replaceIdentityTriggers(
+    db,
+    identityAssignments,
+    'update of user_id, kind, value, created_at, trusted',
+  );
 
   await db.schema.alterTable('sessions').addColumn('identity_id', 'text').execute();
   await db.schema.alterTable('sessions').addColumn('device_hash', 'text').execute();
@@ -170,8 +174,7 @@ export async function down(db: AnyDb): Promise<void> {
   await db.schema.dropIndex('sessions_identity_id').execute();
   await db.schema.alterTable('sessions').dropColumn('device_hash').execute();
   await db.schema.alterTable('sessions').dropColumn('identity_id').execute();
-  const before = (userId: string) =>
-    identityAssignments(userId).replace(' and trusted = 1', '');
+  const before = (userId: string) => identityAssignments(userId).replace(' and trusted = 1', '');
   await replaceIdentityTriggers(db, before, 'update of user_id, kind, value, created_at');
   await db.schema.alterTable('identities').dropColumn('trusted').execute();
 }
