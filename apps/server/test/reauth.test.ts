@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { encodeShare, SHARE_LENGTH } from '@dial/core';
+import { accountChangeTarget, encodeShare, SHARE_LENGTH } from '@dial/core';
 import { describe, expect, it } from 'vitest';
 import { REAUTH_VALID_SECONDS } from '../src/auth/reauthentication.js';
 import { challengeOf, FAST_PROOF_POLICY, newDevice, solveProof } from './browsers.js';
 import { DIALECTS, useTestDatabase } from './databases.js';
 import { expectError } from './expectError.js';
 import { createTestApp, PHONE, type TestApp } from './testApp.js';
-import { registerWallet, signedRotation, testWallet } from './walletProof.js';
+import { accountProof, registerWallet, signedRotation, type TestWallet, testWallet } from './walletProof.js';
 
 const WALLET = testWallet(1);
 const ADDRESS = WALLET.address;
@@ -21,6 +21,24 @@ async function userWithWallet(t: TestApp, channel: 'sms' | 'email' = 'sms', to =
   return { token, share };
 }
 
+type Proof = Awaited<ReturnType<typeof accountProof>>;
+
+/** The key's proof of an export (`export-key`, the wallet's address), signed by `signer` over this session's challenge. */
+function exportProof(t: TestApp, token: string, signer: TestWallet = WALLET): Promise<Proof> {
+  return accountProof(t, token, signer, {
+    action: 'export-key',
+    target: accountChangeTarget({ action: 'export-key', address: ADDRESS }),
+  });
+}
+
+/** Asks for the export as the web app does: `POST /api/wallet/export` with the key's proof. */
+async function exportKey(t: TestApp, token: string, proof?: Proof) {
+  return t.post('/api/wallet/export', { proof: proof ?? (await exportProof(t, token)) }, { token });
+}
+
+/** A proof of the right shape that no key signed: for answers given before the proof is looked at. */
+const MADE_UP_PROOF = { challenge: 'a'.repeat(43), address: ADDRESS, signature: `0x${'1'.repeat(130)}` };
+
 /** Asks for a re-authentication code and returns it (the latest message to `to`). */
 async function startReauth(t: TestApp, token: string, to = PHONE): Promise<string> {
   const sentBefore = t.transport.sent.length;
@@ -33,10 +51,11 @@ async function startReauth(t: TestApp, token: string, to = PHONE): Promise<strin
 describe.each(DIALECTS)('re-authentication and export on %s', (dialect) => {
   const db = useTestDatabase(dialect);
 
-  it('refuses export with 403 reauthentication_required before re-authentication', async () => {
+  it('refuses export with 403 reauthentication_required before re-authentication, even with the key’s proof', async () => {
     const t = await createTestApp(db());
     const { token } = await userWithWallet(t);
-    expectError(await t.get('/api/wallet/export', { token }), 403, 'reauthentication_required');
+    expectError(await exportKey(t, token), 403, 'reauthentication_required');
+    expect(await db().selectFrom('account_events').select('kind').execute()).toEqual([]);
   });
 
   it('sends a code to the user’s phone, and after verify opens export for exactly 5 minutes', async () => {
@@ -60,13 +79,14 @@ describe.each(DIALECTS)('re-authentication and export on %s', (dialect) => {
     const until = new Date(t.clock.now().getTime() + REAUTH_VALID_SECONDS * 1000).toISOString();
     expect(verified.json()).toEqual({ reauthenticatedUntil: until });
 
-    const exported = await t.get('/api/wallet/export', { token });
+    const exported = await exportKey(t, token);
     expect(exported.statusCode).toBe(200);
     expect(exported.json()).toEqual({ address: ADDRESS, authShare: share, generation: 1 });
     t.clock.advance(REAUTH_VALID_SECONDS * 1000 - 1);
-    expect((await t.get('/api/wallet/export', { token })).statusCode).toBe(200);
+    expect((await exportKey(t, token)).statusCode).toBe(200);
     t.clock.advance(1);
-    expectError(await t.get('/api/wallet/export', { token }), 403, 'reauthentication_required');
+    // A fresh proof of the key does not stand in for the code.
+    expectError(await exportKey(t, token), 403, 'reauthentication_required');
   });
 
   it('sends the code by e-mail to a user without a phone', async () => {
@@ -78,7 +98,53 @@ describe.each(DIALECTS)('re-authentication and export on %s', (dialect) => {
     const code = t.transport.lastCode(EMAIL);
     expect(t.transport.sent.at(-1)?.subject).toBe(`Your Dial confirmation code: ${code}`);
     expect((await t.post('/api/auth/reauth/verify', { code }, { token })).statusCode).toBe(200);
-    expect((await t.get('/api/wallet/export', { token })).statusCode).toBe(200);
+    expect((await exportKey(t, token)).statusCode).toBe(200);
+  });
+
+  it('refuses export without the key’s own proof of it, re-authenticated or not, and records nothing', async () => {
+    const t = await createTestApp(db());
+    const { token } = await userWithWallet(t);
+    const other = await t.signIn('email', EMAIL);
+    expect((await registerWallet(t, other.token, { wallet: testWallet(2) })).response.statusCode).toBe(201);
+    t.clock.advance(60_000);
+    const code = await startReauth(t, token);
+    expect((await t.post('/api/auth/reauth/verify', { code }, { token })).statusCode).toBe(200);
+    const sentBefore = t.transport.sent.length;
+
+    // A fresh code alone (a SIM swap) is not enough: the body must carry the proof.
+    expectError(await t.post('/api/wallet/export', {}, { token }), 400, 'invalid_data');
+    // Signed by another key, the attacker's own: not this account's key.
+    expectError(
+      await exportKey(t, token, await exportProof(t, token, testWallet(3))),
+      403,
+      'wallet_proof_invalid',
+    );
+    // The key's proof of another change.
+    const forOther = await accountProof(t, token, WALLET, {
+      action: 'end-sessions',
+      target: accountChangeTarget({ action: 'end-sessions', id: 'all-others' }),
+    });
+    expectError(await exportKey(t, token, forOther), 403, 'wallet_proof_invalid');
+    // The proof of another session (of another account) is not this session's to use.
+    expectError(
+      await exportKey(t, token, await exportProof(t, other.token, testWallet(2))),
+      400,
+      'wallet_proof_expired',
+    );
+    // A proof is used once.
+    const proof = await exportProof(t, token);
+    expect((await exportKey(t, token, proof)).statusCode).toBe(200);
+    expectError(await exportKey(t, token, proof), 400, 'wallet_proof_expired');
+
+    const exports = await db()
+      .selectFrom('account_events')
+      .select('kind')
+      .where('kind', '=', 'key-exported')
+      .execute();
+    expect(exports).toHaveLength(1);
+    expect(t.transport.sent.slice(sentBefore).map((message) => message.subject)).toEqual([
+      "Dial: your wallet's private key was exported",
+    ]);
   });
 
   it('answers a wrong code with 400 invalid_code and keeps export closed', async () => {
@@ -88,7 +154,7 @@ describe.each(DIALECTS)('re-authentication and export on %s', (dialect) => {
     const code = await startReauth(t, token);
     const wrong = code === '000000' ? '000001' : '000000';
     expectError(await t.post('/api/auth/reauth/verify', { code: wrong }, { token }), 400, 'invalid_code');
-    expectError(await t.get('/api/wallet/export', { token }), 403, 'reauthentication_required');
+    expectError(await exportKey(t, token), 403, 'reauthentication_required');
     expect((await t.post('/api/auth/reauth/verify', { code }, { token })).statusCode).toBe(200);
   });
 
@@ -119,7 +185,7 @@ describe.each(DIALECTS)('re-authentication and export on %s', (dialect) => {
         'invalid_code',
       );
     }
-    expectError(await t.get('/api/wallet/export', { token }), 403, 'reauthentication_required');
+    expectError(await exportKey(t, token), 403, 'reauthentication_required');
   });
 
   it('does not let an anonymous client probe, burn or replace an e-mail user’s pending re-authentication code', async () => {
@@ -213,8 +279,8 @@ describe.each(DIALECTS)('re-authentication and export on %s', (dialect) => {
     t.clock.advance(60_000);
     const code = await startReauth(t, first.token);
     expect((await t.post('/api/auth/reauth/verify', { code }, { token: first.token })).statusCode).toBe(200);
-    expect((await t.get('/api/wallet/export', { token: first.token })).statusCode).toBe(200);
-    expectError(await t.get('/api/wallet/export', { token: second.token }), 403, 'reauthentication_required');
+    expect((await exportKey(t, first.token)).statusCode).toBe(200);
+    expectError(await exportKey(t, second.token), 403, 'reauthentication_required');
   });
 
   it('answers export with 404 wallet_not_found to a re-authenticated user without a wallet', async () => {
@@ -223,7 +289,12 @@ describe.each(DIALECTS)('re-authentication and export on %s', (dialect) => {
     t.clock.advance(60_000);
     const code = await startReauth(t, token);
     expect((await t.post('/api/auth/reauth/verify', { code }, { token })).statusCode).toBe(200);
-    expectError(await t.get('/api/wallet/export', { token }), 404, 'wallet_not_found');
+    // The wallet is looked up before the proof (this account has no key to sign one).
+    expectError(
+      await t.post('/api/wallet/export', { proof: MADE_UP_PROOF }, { token }),
+      404,
+      'wallet_not_found',
+    );
   });
 
   it('gives export the rotated auth share and generation', async () => {
@@ -240,7 +311,7 @@ describe.each(DIALECTS)('re-authentication and export on %s', (dialect) => {
     t.clock.advance(60_000);
     const code = await startReauth(t, token);
     await t.post('/api/auth/reauth/verify', { code }, { token });
-    expect((await t.get('/api/wallet/export', { token })).json()).toEqual({
+    expect((await exportKey(t, token)).json()).toEqual({
       address: ADDRESS,
       authShare: rotatedShare,
       generation: 2,
@@ -262,7 +333,7 @@ describe.each(DIALECTS)('re-authentication and export on %s', (dialect) => {
     const t = await createTestApp(db());
     expectError(await t.post('/api/auth/reauth/start', {}), 401, 'unauthorized');
     expectError(await t.post('/api/auth/reauth/verify', { code: '123456' }), 401, 'unauthorized');
-    expectError(await t.get('/api/wallet/export'), 401, 'unauthorized');
+    expectError(await t.post('/api/wallet/export', { proof: MADE_UP_PROOF }), 401, 'unauthorized');
     expect(t.transport.sent).toHaveLength(0);
   });
 
