@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { SiweNonce } from '@dial/api';
-import { LOCAL_CHAIN_ID } from '@dial/core';
+import { accountChangeTarget, LOCAL_CHAIN_ID } from '@dial/core';
 import {
   type DevChain,
   deployTestContractWallet,
@@ -24,10 +24,13 @@ import { newDevice } from './browsers.js';
 import { DIALECTS, useTestDatabase } from './databases.js';
 import { expectError } from './expectError.js';
 import { createTestApp, ORIGIN, PHONE, type RequestOptions, sessionToken, type TestApp } from './testApp.js';
-import { registerWallet, testWallet } from './walletProof.js';
+import { accountProof, registerWallet, testWallet } from './walletProof.js';
 
 const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
 const EMAIL = 'ada@example.com';
+/** The embedded wallet of accounts that prove changes with their key. */
+const KEY = testWallet(1);
 const SUPPORTED_CHAIN_IDS = [137, 42161, 8453, 84532, 7777777];
 
 let chain: DevChain;
@@ -90,6 +93,23 @@ function verify(t: TestApp, body: unknown, options: RequestOptions = {}): Promis
 
 function link(t: TestApp, token: string, body: unknown): Promise<LightMyRequestResponse> {
   return t.post('/api/auth/methods/wallet', body, { token });
+}
+
+/** Signs in by e-mail and registers the account's embedded wallet {@link KEY}, whose key proves changes. */
+async function signInWithKey(t: TestApp) {
+  const signedIn = await t.signIn('email', EMAIL);
+  expect((await registerWallet(t, signedIn.token, { wallet: KEY })).response.statusCode).toBe(201);
+  return { token: signedIn.token, userId: signedIn.response.json().user.id as string };
+}
+
+/** A signed link message for `account` with the proof of that link by `signer` (the account's key). */
+async function provenLink(t: TestApp, token: string, account: PrivateKeyAccount, signer = KEY) {
+  const change = { action: 'link-method', kind: 'wallet', value: account.address } as const;
+  const proof = await accountProof(t, token, signer, {
+    action: change.action,
+    target: accountChangeTarget(change),
+  });
+  return { ...(await signedMessage(t, account, {}, { token })), proof };
 }
 
 /** Signs in (up) with `account`'s wallet and returns the session token and the answer's body. */
@@ -678,15 +698,23 @@ describe.each(DIALECTS)('Sign-In with Ethereum on %s', (dialect) => {
   });
 
   describe('linking a wallet', () => {
-    it('links a wallet to the signed-in account, tells the owner, and the wallet then signs in to it', async () => {
+    it('links a wallet with the key’s proof at once: trusted, the owner told, and the wallet then signs in to the account', async () => {
       const t = await chainApp();
-      const { token, response: signedIn } = await t.signIn('email', EMAIL);
-      const userId = signedIn.json().user.id;
+      const { token, userId } = await signInWithKey(t);
       const account = newAccount();
       const nonce = await askNonce(t, { token });
       expect(nonce.statement).toBe('Add this wallet as a way to sign in to your Dial account.');
       const message = messageFor(t, nonce, account.address);
-      const response = await link(t, token, { message, signature: await account.signMessage({ message }) });
+      const change = { action: 'link-method', kind: 'wallet', value: account.address } as const;
+      const proof = await accountProof(t, token, KEY, {
+        action: change.action,
+        target: accountChangeTarget(change),
+      });
+      const response = await link(t, token, {
+        message,
+        signature: await account.signMessage({ message }),
+        proof,
+      });
       expect(response.statusCode).toBe(200);
       expect(response.json()).toEqual({
         method: {
@@ -694,14 +722,15 @@ describe.each(DIALECTS)('Sign-In with Ethereum on %s', (dialect) => {
           kind: 'wallet',
           value: account.address,
           findable: null,
+          trusted: true,
           createdAt: t.clock.now().toISOString(),
         },
       });
-      // The link leaves the session as it was.
+      // The link leaves the session as it was, and the account's wallet is still its embedded one.
       expect(response.cookies.find((cookie) => cookie.name === SESSION_COOKIE)).toBeUndefined();
       expect((await t.get('/api/me', { token })).json().user.wallet).toEqual({
-        address: account.address,
-        kind: 'external',
+        address: KEY.address,
+        kind: 'embedded',
       });
       const events = await db().selectFrom('account_events').select(['user_id', 'kind']).execute();
       expect(events).toEqual([{ user_id: userId, kind: 'method-linked' }]);
@@ -714,6 +743,84 @@ describe.each(DIALECTS)('Sign-In with Ethereum on %s', (dialect) => {
       expect(viaWallet.body).toMatchObject({ isNewUser: false, user: { id: userId, email: EMAIL } });
     });
 
+    it('asks for a wallet link without the proof: linked after 48 hours as untrusted, never the account’s wallet until use-wallet, which waits too', async () => {
+      const t = await chainApp();
+      // An account without a key yet: the link can only be asked for.
+      const { token, response: signedIn } = await t.signIn('email', EMAIL);
+      const userId = signedIn.json().user.id;
+      const account = newAccount();
+      const asked = await link(t, token, await signedMessage(t, account, {}, { token }));
+      expect(asked.statusCode).toBe(202);
+      expect(asked.json().pending).toMatchObject({
+        action: 'link-method',
+        summary: `Link the wallet ${account.address}`,
+        status: 'pending',
+        appliesAt: new Date(t.clock.now().getTime() + 48 * HOUR).toISOString(),
+      });
+      expect(await db().selectFrom('identities').select('kind').execute()).toEqual([{ kind: 'email' }]);
+
+      t.clock.advance(48 * HOUR);
+      expect(await t.applyDueChanges()).toBe(1);
+      // Made, it signs in to the account, but pays nobody: it is not the account's wallet.
+      const viaWallet = await signInWithWallet(t, account);
+      expect(viaWallet.body).toMatchObject({ isNewUser: false, user: { id: userId, wallet: null } });
+      const methods = (await t.get('/api/auth/methods', { token: viaWallet.token })).json().methods;
+      const wallet = methods.find((method: { kind: string }) => method.kind === 'wallet');
+      expect(wallet).toMatchObject({ value: account.address, trusted: false });
+
+      // Making it the account's wallet is a change of its own: asked for, it waits 48 hours more.
+      const use = await t.post(`/api/auth/methods/${wallet.id}/use-wallet`, {}, { token: viaWallet.token });
+      expect(use.statusCode).toBe(202);
+      expect(use.json().pending).toMatchObject({
+        action: 'use-wallet',
+        summary: `Make ${account.address} the account's wallet`,
+      });
+      expect((await t.get('/api/me', { token: viaWallet.token })).json().user.wallet).toBeNull();
+      t.clock.advance(48 * HOUR);
+      expect(await t.applyDueChanges()).toBe(1);
+      const later = await signInWithWallet(t, account);
+      expect(later.body.user.wallet).toEqual({ address: account.address, kind: 'external' });
+    });
+
+    it('makes a linked wallet the account’s with the key’s proof at once: trusted, and then one of the keys that prove changes', async () => {
+      const t = await chainApp();
+      // A wallet-only account: its first wallet is its key.
+      const [firstKey, secondKey] = [testWallet(5), testWallet(6)];
+      const first = privateKeyToAccount(firstKey.privateKey);
+      const second = privateKeyToAccount(secondKey.privateKey);
+      const { token } = await signInWithWallet(t, first);
+      expect((await link(t, token, await signedMessage(t, second, {}, { token }))).statusCode).toBe(202);
+      t.clock.advance(48 * HOUR);
+      expect(await t.applyDueChanges()).toBe(1);
+      const { token: back } = await signInWithWallet(t, first);
+      const methods = (await t.get('/api/auth/methods', { token: back })).json().methods;
+      const wallet = methods.find((method: { value: string }) => method.value === second.address);
+      expect(wallet.trusted).toBe(false);
+      const use = { action: 'use-wallet', id: wallet.id } as const;
+      const proofBy = (signer: typeof firstKey) =>
+        accountProof(t, back, signer, { action: use.action, target: accountChangeTarget(use) });
+
+      // The untrusted wallet cannot prove its own promotion.
+      expectError(
+        await t.post(
+          `/api/auth/methods/${wallet.id}/use-wallet`,
+          { proof: await proofBy(secondKey) },
+          { token: back },
+        ),
+        403,
+        'wallet_proof_invalid',
+      );
+      const made = await t.post(
+        `/api/auth/methods/${wallet.id}/use-wallet`,
+        { proof: await proofBy(firstKey) },
+        { token: back },
+      );
+      expect(made.statusCode).toBe(200);
+      expect(made.json().method).toMatchObject({ id: wallet.id, value: second.address, trusted: true });
+      const challenge = await t.post('/api/account/proof', { action: 'remove-method' }, { token: back });
+      expect(challenge.json().signers).toEqual([first.address, second.address]);
+    });
+
     it('binds a link nonce to the session that asked: another session of the same person cannot use it', async () => {
       const t = await chainApp();
       const first = (await t.signIn('sms', PHONE)).token;
@@ -721,7 +828,8 @@ describe.each(DIALECTS)('Sign-In with Ethereum on %s', (dialect) => {
       const second = (await t.signIn('sms', PHONE)).token;
       const signed = await signedMessage(t, newAccount(), {}, { token: first });
       expectError(await link(t, second, signed), 400, 'siwe_nonce_invalid');
-      expect((await link(t, first, signed)).statusCode).toBe(200);
+      // The account has no key: the link is asked for, and the nonce is used up by it.
+      expect((await link(t, first, signed)).statusCode).toBe(202);
       expectError(await link(t, first, signed), 400, 'siwe_nonce_used');
     });
 
@@ -767,15 +875,22 @@ describe.each(DIALECTS)('Sign-In with Ethereum on %s', (dialect) => {
       expectError(response, 409, 'method_already_linked');
     });
 
-    it('refuses a wallet over MAX_SIGN_IN_METHODS as methods_limit_reached', async () => {
+    it('refuses a wallet over MAX_SIGN_IN_METHODS as methods_limit_reached, with the key’s proof or without', async () => {
       const t = await chainApp({ maxSignInMethods: 2 });
-      const { token } = await t.signIn('email', EMAIL);
-      expect((await link(t, token, await signedMessage(t, newAccount(), {}, { token }))).statusCode).toBe(
-        200,
+      const { token } = await signInWithKey(t);
+      expect((await link(t, token, await provenLink(t, token, newAccount()))).statusCode).toBe(200);
+      expectError(
+        await link(t, token, await provenLink(t, token, newAccount())),
+        409,
+        'methods_limit_reached',
       );
-      const over = await link(t, token, await signedMessage(t, newAccount(), {}, { token }));
-      expectError(over, 409, 'methods_limit_reached');
+      expectError(
+        await link(t, token, await signedMessage(t, newAccount(), {}, { token })),
+        409,
+        'methods_limit_reached',
+      );
       expect(await db().selectFrom('identities').selectAll().execute()).toHaveLength(2);
+      expect(await db().selectFrom('account_changes').select('id').execute()).toEqual([]);
     });
 
     it('refuses a link whose signature is not the wallet’s, and links nothing', async () => {
