@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import {
+  accountChangeTarget,
   combineWalletShares,
   createWalletShares,
   decodeShare,
@@ -14,6 +15,7 @@ import { DIALECTS, useTestDatabase } from './databases.js';
 import { expectError } from './expectError.js';
 import { createTestApp, ORIGIN, PHONE, type TestApp } from './testApp.js';
 import {
+  accountProof,
   randomShare,
   registerWallet,
   requestChallenge,
@@ -675,16 +677,29 @@ describe.each(DIALECTS)('telling the owner on %s', (dialect) => {
     expect(notices(t)).toEqual([]);
   });
 
-  it('records an export and tells the owner, after the fresh code', async () => {
+  it('records an export and tells the owner, after the fresh code and with the key’s proof', async () => {
     const t = await createTestApp(db());
     const { token } = await userWithWallet(t);
-    expectError(await t.get('/api/wallet/export', { token }), 403, 'reauthentication_required');
+    const exportKey = async () => {
+      const proof = await accountProof(t, token, WALLET, {
+        action: 'export-key',
+        target: accountChangeTarget({ action: 'export-key', address: ADDRESS }),
+      });
+      return t.post('/api/wallet/export', { proof }, { token });
+    };
+    expectError(await exportKey(), 403, 'reauthentication_required');
     expect(await events()).toEqual([]);
     expect((await t.post('/api/auth/reauth/start', {}, { token })).statusCode).toBe(200);
     const code = t.transport.lastCode(PHONE);
     expect((await t.post('/api/auth/reauth/verify', { code }, { token })).statusCode).toBe(200);
-    expect((await t.get('/api/wallet/export', { token })).statusCode).toBe(200);
+    // The fresh code alone does not export, nor tell anyone of an export.
+    expectError(await t.post('/api/wallet/export', {}, { token }), 400, 'invalid_data');
+    expect(await events()).toEqual([]);
+    expect(notices(t)).toEqual([]);
+    expect((await exportKey()).statusCode).toBe(200);
     expect(await events()).toEqual(['key-exported']);
-    expect(notices(t)).toHaveLength(1);
+    expect(notices(t)).toEqual([
+      expect.objectContaining({ channel: 'sms', subject: "Dial: your wallet's private key was exported" }),
+    ]);
   });
 });
