@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { LOCAL_CHAIN_ID, SHARE_LENGTH } from '@dial/core';
+import { accountChangeMessage, accountChangeTarget, LOCAL_CHAIN_ID, SHARE_LENGTH } from '@dial/core';
 import { type DevChain, startDevChain } from '@dial/devchain';
 import type { Kysely } from 'kysely';
 import type { Address } from 'viem';
@@ -154,8 +154,24 @@ describe.each(DIALECTS)('the account’s wallet on %s', (dialect) => {
       expect(recorded.json()).toMatchObject({ status: 'pending' });
       const methods = (await t.get('/api/auth/methods', { token: alice.token })).json().methods;
       const wallet = methods.find((method: { kind: string }) => method.kind === 'wallet');
+      // Removed at once with the key's proof: the account's key is this trusted wallet itself.
+      const { challenge } = (
+        await t.post('/api/account/proof', { action: 'remove-method' }, { token: alice.token })
+      ).json();
+      const message = accountChangeMessage({
+        action: 'remove-method',
+        target: accountChangeTarget({ action: 'remove-method', id: wallet.id }),
+        challenge,
+        userId: alice.response.json().user.id,
+        address: aliceKey.address,
+      });
+      const proof = {
+        challenge,
+        address: aliceKey.address,
+        signature: await aliceKey.account.signMessage({ message }),
+      };
       expect(
-        (await t.post(`/api/auth/methods/${wallet.id}/remove`, undefined, { token: alice.token })).statusCode,
+        (await t.post(`/api/auth/methods/${wallet.id}/remove`, { proof }, { token: alice.token })).statusCode,
       ).toBe(200);
       await mineBlock(chain);
     } finally {

@@ -74,7 +74,13 @@ describe.each(DIALECTS)('migration 0008 (sign-in methods, sessions, SIWE nonces)
 
     const rows = await db().selectFrom('identities').selectAll().orderBy('created_at').execute();
     expect(rows).toEqual(
-      IDENTITIES_0007.map((identity) => ({ ...identity, id: expect.stringMatching(UUID), findable: 1 })),
+      // And trusted (migration 0013): what was linked before the key's proof stays as it was.
+      IDENTITIES_0007.map((identity) => ({
+        ...identity,
+        id: expect.stringMatching(UUID),
+        findable: 1,
+        trusted: 1,
+      })),
     );
     expect(new Set(rows.map((row) => row.id)).size).toBe(3);
   });

@@ -29,6 +29,7 @@ describe.each(DIALECTS)('storage on %s', (dialect) => {
     const tables = (await db().introspection.getTables()).map((table) => table.name).sort();
     expect(tables).toEqual(
       [
+        'account_changes',
         'account_events',
         'chain_watch',
         'disputed_wallets',
