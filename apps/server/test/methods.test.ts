@@ -242,7 +242,7 @@ describe.each(DIALECTS)('linked sign-in methods on %s', (dialect) => {
         expect.objectContaining({
           channel: 'sms',
           to: PHONE,
-          subject: 'Dial: someone asked to change your account without your wallet’s confirmation',
+          subject: 'Dial: someone asked to change your account',
         }),
       ]);
       expect((await methods(t, token)).methods.map((method) => method.value)).toEqual([PHONE]);
@@ -499,7 +499,7 @@ describe.each(DIALECTS)('linked sign-in methods on %s', (dialect) => {
       expect(t.transport.sent).toContainEqual(
         expect.objectContaining({
           to: EMAIL,
-          subject: 'Dial: a change asked for on your account could not be made',
+          subject: 'Dial: a change asked for on your account was not made',
         }),
       );
     });
@@ -514,7 +514,7 @@ describe.each(DIALECTS)('linked sign-in methods on %s', (dialect) => {
           channel: 'email',
           to: EMAIL,
           subject: 'Dial: a new way to sign in was added to your account',
-          text: expect.stringContaining(`the phone number ${PHONE} was linked.`),
+          text: expect.stringContaining(`The phone number ${PHONE} was linked.`),
         },
       ]);
       const events = await db().selectFrom('account_events').select('kind').execute();

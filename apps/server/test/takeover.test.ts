@@ -260,7 +260,7 @@ describe.each(DIALECTS)('the key owns the account, on %s', (dialect) => {
     // The owner heard that it was made.
     await eventually(async () => {
       const subjects = t.transport.sent.map((message) => message.subject);
-      expect(subjects.some((subject) => subject.includes('was made to your account'))).toBe(true);
+      expect(subjects.some((subject) => subject.includes('without your wallet was made'))).toBe(true);
     });
 
     // A session of the untrusted method cannot remove the owner's phone, nor even ask to.
@@ -377,5 +377,35 @@ describe.each(DIALECTS)('the key owns the account, on %s', (dialect) => {
     const wallet = (await methodsOf(t, ownerAgain.token)).find((method) => method.kind === 'wallet')!;
     const use = await t.post(`/api/auth/methods/${wallet.id}/use-wallet`, {}, { token: ownerAgain.token });
     expect(use.statusCode).toBe(202);
+  });
+
+  it('an asked-for end of other sessions ends only those there were when it was asked, not the owner’s sign-ins since; a linked address is not told of its own link', async () => {
+    const t = await app();
+    const wallet = testWallet(12);
+    const owner = await ownerWithWallet(t, wallet);
+    const attacker = await signInFrom(t, 'sms', PHONE, newDevice());
+    expect((await t.post('/api/auth/sessions/end-others', {}, { token: attacker.token })).statusCode).toBe(
+      202,
+    );
+    // The owner signs in from another browser a day later (their first session has idled out meanwhile).
+    t.clock.advance(47 * HOUR);
+    const later = await signInFrom(t, 'sms', PHONE, newDevice());
+    t.clock.advance(1 * HOUR);
+    await eventually(async () => {
+      const changes = (await t.get('/api/account/changes', { token: later.token })).json().changes;
+      expect(changes).toEqual([expect.objectContaining({ action: 'end-sessions', status: 'applied' })]);
+    });
+    expect((await t.get('/api/me', { token: later.token })).statusCode).toBe(200);
+
+    // The key links a new address: the account's addresses hear of it, the new one does not.
+    t.transport.sent.length = 0;
+    const proof = await accountProof(t, later.token, wallet, {
+      action: 'link-method',
+      target: accountChangeTarget({ action: 'link-method', kind: 'email', value: 'second@example.com' }),
+    });
+    expect((await linkEmail(t, later.token, 'second@example.com', newDevice(), proof)).statusCode).toBe(200);
+    const notices = t.transport.sent.filter((message) => message.code === undefined);
+    expect(new Set(notices.map((message) => message.to))).toEqual(new Set([PHONE, OWNER_EMAIL]));
+    expect(owner.userId).toBe(later.body.user.id);
   });
 });

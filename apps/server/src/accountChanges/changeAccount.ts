@@ -111,6 +111,7 @@ export async function changeAccount<C extends AccountChangeRequest>(
     const applied = await applyChange(ctx, session.userId, change, {
       trusted: true,
       keepSession: session.id,
+      askedAt: null,
       log: request.log,
     });
     return { applied: applied as Applied[C['action']] };
@@ -242,7 +243,7 @@ async function applyChange(
   ctx: AppContext,
   userId: string,
   change: AccountChangeRequest,
-  how: { trusted: boolean; keepSession: string | null; log: FastifyBaseLogger },
+  how: { trusted: boolean; keepSession: string | null; askedAt: string | null; log: FastifyBaseLogger },
 ): Promise<Applied[AccountChangeAction & keyof Applied]> {
   const { db } = ctx;
   switch (change.action) {
@@ -257,6 +258,7 @@ async function applyChange(
       );
       await tell(ctx, userId, 'method-linked', how.log, {
         summary: `${KIND_WORDS[change.kind]} ${change.value} was linked`,
+        skip: change.value,
       });
       return method;
     }
@@ -304,17 +306,18 @@ async function applyChange(
     }
     case 'end-sessions': {
       let query = db.deleteFrom('sessions').where('user_id', '=', userId);
-      query =
-        change.id === 'all-others'
-          ? how.keepSession === null
-            ? query
-            : query.where('id', '<>', how.keepSession)
-          : query.where('id', '=', change.id);
-      const ended = await query.returning('id').execute();
+      if (change.id === 'all-others') {
+        if (how.keepSession !== null) query = query.where('id', '<>', how.keepSession);
+        // Asked for without proof: the sessions there were then, not the owner's sign-ins since.
+        if (how.askedAt !== null) query = query.where('created_at', '<=', how.askedAt);
+      } else {
+        query = query.where('id', '=', change.id);
+      }
+      const ended = await query.returning(['id', 'expires_at', 'last_seen_at']).execute();
       if (change.id !== 'all-others' && ended.length === 0) {
         throw new DialError('not_found', { details: 'no such session of yours' });
       }
-      return { ended: ended.length };
+      return { ended: countLive(ctx, ended) };
     }
     case 'use-wallet': {
       const method = await ownMethod(db, userId, change.id);
@@ -335,15 +338,31 @@ async function applyChange(
   }
 }
 
+/** How many of the ended sessions were still live (rows of ended ones wait for the sweep). */
+function countLive(ctx: AppContext, rows: readonly { expires_at: string; last_seen_at: string }[]): number {
+  const now = ctx.now();
+  const idleCutoff = new Date(now.getTime() - ctx.config.session.idleHours * HOUR_MS).toISOString();
+  return rows.filter((row) => row.expires_at > now.toISOString() && row.last_seen_at > idleCutoff).length;
+}
+
 /** Records and sends a notice, and tells the account's open browsers through the live stream. */
 async function tell(
   ctx: AppContext,
   userId: string,
   kind: NoticeKind,
   log: FastifyBaseLogger,
-  options: { summary?: string; alsoTo?: Recipient | undefined; change?: 'requested' | 'settled' | 'notice' },
+  options: {
+    summary?: string;
+    alsoTo?: Recipient | undefined;
+    skip?: string;
+    change?: 'requested' | 'settled' | 'notice';
+  },
 ): Promise<void> {
-  await notifyOwner(ctx, { id: userId }, kind, log, { summary: options.summary, alsoTo: options.alsoTo });
+  await notifyOwner(ctx, { id: userId }, kind, log, {
+    summary: options.summary,
+    alsoTo: options.alsoTo,
+    skip: options.skip,
+  });
   try {
     await publishWalletEvent(ctx, userId, { kind: 'account', change: options.change ?? 'notice' });
   } catch (error) {
@@ -408,12 +427,15 @@ export async function applyDueChanges(ctx: AppContext, log: FastifyBaseLogger): 
       .where('status', '=', 'pending')
       .returning('id')
       .executeTakeFirst();
+    // Claimed as made before it is made: a server that dies in between leaves it marked but not made, the safe
+    // way round for a change nobody proved.
     if (claimed === undefined) continue;
     const change = JSON.parse(row.details) as AccountChangeRequest & { summary: string };
     try {
       await applyChange(ctx, row.user_id, change, {
         trusted: false,
         keepSession: row.requested_by_session,
+        askedAt: row.created_at,
         log,
       });
       await tell(ctx, row.user_id, 'change-applied', log, { summary: change.summary, change: 'settled' });
@@ -528,13 +550,13 @@ export async function secureAccount(ctx: AppContext, request: FastifyRequest, pr
       .deleteFrom('sessions')
       .where('user_id', '=', userId)
       .where('id', '<>', session.id)
-      .returning('id')
+      .returning(['id', 'expires_at', 'last_seen_at'])
       .execute();
     let browsers = trx.deleteFrom('known_devices').where('user_id', '=', userId);
     if (session.deviceHash !== null) browsers = browsers.where('device_hash', '<>', session.deviceHash);
     const forgotten = await browsers.returning('id').execute();
     return {
-      endedSessions: ended.length,
+      endedSessions: countLive(ctx, ended),
       removedMethods: toRemove.length,
       cancelledChanges: cancelled.length,
       forgottenBrowsers: forgotten.length,

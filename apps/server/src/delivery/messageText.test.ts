@@ -102,8 +102,19 @@ describe('createNoticeText', () => {
       'key-exported',
       'new-browser-sign-in',
       'method-linked',
+      'method-removed',
+      'change-requested',
+      'change-cancelled',
+      'change-applied',
+      'change-failed',
+      'account-secured',
+      'browser-forgotten',
+      'sessions-ended',
     ] as const) {
-      const { text } = createNoticeText(kind, 'sms', at);
+      // With a summary too: the details go to the app and the e-mail, never past one SMS.
+      const { text } = createNoticeText(kind, 'sms', at, 'Dial', 'link the e-mail address ann@example.com');
+      // The GSM alphabet (no curly quote), which keeps an SMS to one 160-character segment.
+      expect(text).not.toMatch(/[’“”]/);
       expect(text.length).toBeLessThanOrEqual(160);
       expect(text).not.toMatch(/\d{6}|code/i);
     }

@@ -108,12 +108,12 @@ const NOTICE_EVENTS: Record<NoticeKind, string> = {
   'new-browser-sign-in': 'someone signed in to your account from a new browser',
   'method-linked': 'a new way to sign in was added to your account',
   'method-removed': 'a way to sign in was removed from your account',
-  'change-requested': 'someone asked to change your account without your wallet’s confirmation',
+  'change-requested': 'someone asked to change your account',
   'change-cancelled': 'a change to your account was cancelled',
-  'change-applied': 'a change asked for without your wallet’s confirmation was made to your account',
-  'change-failed': 'a change asked for on your account could not be made',
-  'account-secured': 'your account was secured: other sessions ended, other browsers forgotten',
-  'browser-forgotten': 'a browser was forgotten by your account and signed out',
+  'change-applied': 'a change asked for without your wallet was made',
+  'change-failed': 'a change asked for on your account was not made',
+  'account-secured': 'your account was secured',
+  'browser-forgotten': 'a browser was signed out and forgotten',
   'sessions-ended': 'sessions of your account were ended',
 };
 
@@ -137,14 +137,20 @@ export function createNoticeText(
   summary?: string | undefined,
 ): { subject: string; text: string } {
   const event = NOTICE_EVENTS[kind];
-  const what = summary === undefined ? '' : ` ${summary}.`;
+  const what = summary === undefined ? '' : ` ${capitalise(summary)}.`;
+  if (channel === 'sms') {
+    // One 160-character SMS in the GSM alphabet: the event and what to do; the details are in the app and
+    // in the e-mail.
+    const advice =
+      kind === 'change-requested'
+        ? `Not you? Open ${appName} and choose "Secure my account".`
+        : `Was this not you? Sign in and check your wallet's security, or contact your ${appName} operator.`;
+    return { subject: `${appName}: ${event}`, text: `${appName}: ${event}. ${advice}` };
+  }
   const advice =
     kind === 'change-requested'
       ? `Was this not you? Open ${appName} in your browser and choose "Secure my account" to cancel it.`
       : `Was this not you? Sign in and check your wallet's security, or contact your ${appName} operator.`;
-  if (channel === 'sms') {
-    return { subject: `${appName}: ${event}`, text: `${appName}: ${event}.${what} ${advice}` };
-  }
   const when = `${at.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
   return {
     subject: `${appName}: ${event}`,

@@ -27,8 +27,8 @@ export type NoticeKind = AccountEventKind;
  * @param options.alsoTo - a phone number or e-mail address to tell besides the account's (once): a sign-in
  *   method just removed hears that it no longer signs in to the account.
  * @param options.summary - what exactly happened, in words, for the notice and the app's list (no secret).
- * @param options.skip - addresses not to tell: a method linked by the change itself, which hears nothing
- *   until it is the account's.
+ * @param options.skip - a phone number or e-mail address not to tell: the method a link just added, whose
+ *   holder (the one who asked) learns nothing from it and must not get the owner's notices of its own link.
  * @example
  * ```ts
  * await notifyOwner(ctx, request.user!, 'recovery-changed', request.log);
@@ -39,7 +39,7 @@ export async function notifyOwner(
   user: Pick<User, 'id'>,
   kind: NoticeKind,
   log: FastifyBaseLogger,
-  options: { alsoTo?: Recipient | undefined; summary?: string | undefined } = {},
+  options: { alsoTo?: Recipient | undefined; summary?: string | undefined; skip?: string | undefined } = {},
 ): Promise<void> {
   const now = ctx.now();
   const { summary } = options;
@@ -60,7 +60,9 @@ export async function notifyOwner(
 
   let recipients: Recipient[] = [];
   try {
-    recipients = await noticeRecipients(ctx.db, user.id);
+    recipients = (await noticeRecipients(ctx.db, user.id)).filter(
+      (recipient) => recipient.to !== options.skip,
+    );
   } catch (error) {
     log.error({ err: error, notice: kind }, 'notice recipients not read');
   }
