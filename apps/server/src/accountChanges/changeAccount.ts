@@ -215,7 +215,12 @@ function notFindable() {
   });
 }
 
-async function ownMethod(db: Kysely<Database>, userId: string, id: string) {
+/**
+ * One of the user's sign-in methods, its row as stored.
+ *
+ * @throws {DialError} `not_found` for an id that is not one of the user's (as for one that does not exist).
+ */
+export async function ownMethod(db: Kysely<Database>, userId: string, id: string) {
   const row = await db
     .selectFrom('identities')
     .select(['id', 'kind', 'value', 'findable', 'trusted', 'created_at'])

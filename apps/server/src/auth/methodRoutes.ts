@@ -7,7 +7,7 @@ import {
   useWalletRoute,
 } from '@dial/api';
 import { DialError } from '@dial/core';
-import { changeAccount } from '../accountChanges/changeAccount.js';
+import { changeAccount, ownMethod } from '../accountChanges/changeAccount.js';
 import type { AppContext } from '../appContext.js';
 import type { IdentityKind } from '../db/database.js';
 import type { Channel } from '../delivery/index.js';
@@ -124,7 +124,7 @@ export function registerMethodRoutes(app: TypedApp, ctx: AppContext): void {
       const id = request.params.id;
       const outcome = await changeAccount(ctx, request, { action: 'set-findable', id, findable }, proof);
       if ('pending' in outcome) return reply.code(202).send(outcome);
-      return { method: await ownMethod(ctx, request.user!.id, id) };
+      return { method: await ownMethodAnswer(ctx, request.user!.id, id) };
     },
   );
 
@@ -149,19 +149,13 @@ export function registerMethodRoutes(app: TypedApp, ctx: AppContext): void {
       const id = request.params.id;
       const outcome = await changeAccount(ctx, request, { action: 'use-wallet', id }, request.body.proof);
       if ('pending' in outcome) return reply.code(202).send(outcome);
-      return { method: await ownMethod(ctx, request.user!.id, id) };
+      return { method: await ownMethodAnswer(ctx, request.user!.id, id) };
     },
   );
 }
 
 /** One of the user's sign-in methods, as its owner sees it. */
-async function ownMethod(ctx: AppContext, userId: string, id: string) {
-  const row = await ctx.db
-    .selectFrom('identities')
-    .select(['id', 'kind', 'value', 'findable', 'trusted', 'created_at'])
-    .where('id', '=', id)
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
-  if (row === undefined) throw new DialError('not_found', { details: 'no such sign-in method of yours' });
+async function ownMethodAnswer(ctx: AppContext, userId: string, id: string) {
+  const row = await ownMethod(ctx.db, userId, id);
   return toSignInMethod({ ...row, findable: Number(row.findable), trusted: Number(row.trusted) });
 }
