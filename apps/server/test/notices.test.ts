@@ -147,9 +147,7 @@ describe.each(DIALECTS)('notices to the owner on %s', (dialect) => {
       ['email', 'ada@work.example'],
       ['sms', '+447400123457'],
     ]);
-    expect(sent[1]?.text).toBe(
-      `Dial: a way to sign in was removed from your account. ${ADVICE}`,
-    );
+    expect(sent[1]?.text).toBe(`Dial: a way to sign in was removed from your account. ${ADVICE}`);
     expect(sent.every((message) => message.code === undefined)).toBe(true);
     const events = await db()
       .selectFrom('account_events')
