@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
+import react from '@vitejs/plugin-react';
 import { defaultClientConditions, defineConfig, type ProxyOptions } from 'vite';
 import { precompressPlugin } from './plugins/precompress';
-import { reactOnPreact } from './reactOnPreact';
 
 const apiServer = 'http://127.0.0.1:8080';
 
@@ -28,13 +28,12 @@ const proxy: ProxyOptions = {
 };
 
 export default defineConfig({
+  // react: JSX to `react/jsx-runtime` in the build, and Fast Refresh in the dev server.
   // precompress: the server sends the .br / .gz siblings it writes (apps/server/src/http/serveWebApp.ts).
-  // JSX is Vite's own transform (tsconfig.json's `react-jsx`, so `react/jsx-runtime`, which is Preact's).
-  plugins: [precompressPlugin()],
+  plugins: [react(), precompressPlugin()],
   resolve: {
     // '@dial/core' is a workspace package: its "source" export points at the TypeScript source.
     conditions: ['source', ...defaultClientConditions],
-    alias: reactOnPreact,
   },
   server: {
     proxy: { '/api': proxy, '/dev': proxy },

@@ -1,9 +1,7 @@
 import { defineProject } from 'vitest/config';
-import { reactOnPreact } from './reactOnPreact';
 
 export default defineProject({
-  // The components run on Preact in the tests too, as they do in the browser (reactOnPreact.ts).
-  resolve: { conditions: ['source'], alias: reactOnPreact },
+  resolve: { conditions: ['source'] },
   ssr: { resolve: { conditions: ['source'], externalConditions: ['source'] } },
   test: {
     name: 'web',

@@ -1,4 +1,4 @@
-// First, for its effect: the start-up requests leave before Preact (React's API) is even evaluated.
+// First, for its effect: the start-up requests leave before React is even evaluated.
 import './session/startEarly';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';

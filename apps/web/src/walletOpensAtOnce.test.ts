@@ -9,9 +9,9 @@ import type { WalletScreenProps } from './wallet/WalletScreen';
  * typed, or at start on a return visit), that render must not suspend: a suspending lazy component shows
  * its placeholder ("Opening your wallet…") until its code is there, a flash between sign-in and the wallet
  * (on React, for at least 300 ms). The app is rendered here as it is after sign-in (the session signed in;
- * the wallet screen's module a stand-in, since its effects need a browser). Preact's synchronous
- * `renderToString` refuses a render that suspends (it names its asynchronous one): that refusal is how a
- * render that would show the placeholder is told here.
+ * the wallet screen's module a stand-in, since its effects need a browser). React's synchronous
+ * `renderToString` renders a suspending boundary's fallback, the placeholder itself, so the HTML says which
+ * of the two a browser would show first.
  */
 const USER = { id: 'user-1' } as User;
 vi.mock('./session/useSession', () => ({
@@ -38,7 +38,9 @@ describe('the wallet screen after sign-in', () => {
   it('suspends (the placeholder shows) while its code is not here yet', async () => {
     const { App, loadedWalletScreen } = await freshApp();
     expect(loadedWalletScreen()).toBeNull();
-    expect(() => renderToString(createElement(App))).toThrow(/renderToStringAsync/);
+    const html = renderToString(createElement(App));
+    expect(html).toContain('Opening your wallet…');
+    expect(html).not.toContain('The wallet of user-1');
   });
 
   it('renders at once, with no placeholder, when its code loaded before sign-in ended', async () => {

@@ -42,8 +42,8 @@ export default function RecoverWallet({ user, toRecover, onRecovered, onSignedOu
   const passwordRef = useRef<HTMLInputElement>(null);
   const working = stage !== null;
   // The password is the screen's only field: it has the focus when the screen opens (the heading has it for a
-  // passkey). Focused here, not by `autoFocus`, which Preact leaves to the browser, and a browser honours once a
-  // page load, not when a screen of an open page appears.
+  // passkey). Focused by this effect when the screen mounts rather than by `autoFocus`, which the linter's
+  // accessibility rules refuse (`noAutofocus`).
   useEffect(() => {
     if (method === 'password') passwordRef.current?.focus();
   }, [method]);

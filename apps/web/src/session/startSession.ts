@@ -13,7 +13,7 @@ let started: StartedSession | undefined;
 
 /**
  * Starts the start-up requests (`/api/me`, `/api/config`) now, once: main.tsx calls it as the app's code
- * starts, so they travel while Preact loads and renders, and the first render can be the sign-in form (or
+ * starts, so they travel while React loads and renders, and the first render can be the sign-in form (or
  * the wallet) straight away, with no "Loading…" render first. `useSession` takes the outcome.
  */
 export function startSession(load: () => Promise<Session> = () => loadSession()): StartedSession {
