@@ -25,21 +25,31 @@ export function usePasswordCheck(
 ): PasswordCheckState {
   const [check] = useState(create);
   const [status, setStatus] = useState<PasswordCheckStatus>('loading');
-  const live = useRef(true);
-  const update = useCallback((next: PasswordCheckStatus) => {
-    if (live.current) setStatus(next);
+  /**
+   * The screen's current mount (null once it is gone): a load or a judgement reports its outcome only while
+   * the mount it began under lasts. In development StrictMode mounts the screen twice, and the first mount's
+   * load fails as its worker is closed: that failure must not be shown over the second mount's load.
+   */
+  const mount = useRef<object | null>(null);
+  const reporter = useCallback(() => {
+    const started = mount.current;
+    return (next: PasswordCheckStatus) => {
+      if (started !== null && mount.current === started) setStatus(next);
+    };
   }, []);
 
   const retry = useCallback(() => {
+    const update = reporter();
     if (check.now() === undefined) update('loading');
     check.load().then(
       () => update('ready'),
       () => update('failed'),
     );
-  }, [check, update]);
+  }, [check, reporter]);
 
   const judge = useCallback(
     async (password: string, userInputs: readonly string[]) => {
+      const update = reporter();
       if (check.now() === undefined) update('loading');
       try {
         const weakness = await (await check.load())(password, userInputs);
@@ -50,20 +60,21 @@ export function usePasswordCheck(
         throw error;
       }
     },
-    [check, update],
+    [check, reporter],
   );
+
+  // Before the effect that loads, so that a mount is set when its load begins.
+  useEffect(() => {
+    mount.current = {};
+    return () => {
+      mount.current = null;
+      check.close();
+    };
+  }, [check]);
 
   useEffect(() => {
     if (enabled) retry();
   }, [enabled, retry]);
-
-  useEffect(() => {
-    live.current = true;
-    return () => {
-      live.current = false;
-      check.close();
-    };
-  }, [check]);
 
   return { status, judge, retry };
 }
