@@ -42,7 +42,7 @@ const WEB_DIST = join(ROOT, 'apps/web/dist');
 const HELLO_SOURCE = join(ROOT, 'bench/hello');
 const HELLO_DIST = join(ROOT, 'node_modules/.cache/dial-bench/hello');
 const CPU_SLOWDOWN = 4;
-const GOALS = { usable: 1.4, domContentLoaded: 1.2 };
+const GOALS = { usable: 1.3, domContentLoaded: 1.2 };
 /** What "usable" waits for on each page (see the top of this file). */
 const USABLE = {
   dial: '#phone-number:not([disabled]):not([readonly])',
@@ -141,6 +141,9 @@ async function buildHello() {
   const { build } = await import('vite');
   await build({
     configFile: join(HELLO_SOURCE, 'vite.config.ts'),
+    // Vite's module runner loads the config: it takes the web app's precompress plugin, TypeScript, from
+    // `@dial/web/plugins/precompress`, which the default loader would leave to Node as a package.
+    configLoader: 'runner',
     root: HELLO_SOURCE,
     build: { outDir: HELLO_DIST },
   });

@@ -16,8 +16,11 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const KB = 1024;
 export const BUDGET = {
-  firstVisit: 130 * KB,
-  total: 300 * KB,
+  // Measured at 74.0 KiB brotli on React 19.3.1 (its 57 KiB of React are the bench's hello page's whole
+  // script), plus ~15%: the limit is 130 KiB, its aim under 100.
+  firstVisit: 85 * KB,
+  // Measured at 239.8 KiB brotli, plus ~10% (the limit: 300 KiB).
+  total: 265 * KB,
   // Measured at 95.5 KiB brotli (sign-client 2.25.0 with its crypto, msgpack and storage code), plus ~10%
   // (122.2 KiB gzip, budget 135 KiB, before the check measured brotli).
   walletConnect: 105 * KB,
