@@ -1,5 +1,5 @@
+import { PAGE_SIZE } from '@dial/web/activity/pageSize';
 import { describe, expect, it } from 'vitest';
-import { PAGE_SIZE } from '../apps/web/src/activity/pageSize.ts';
 import { WALLET_PAGE_SIZE } from './activity.mjs';
 
 describe('the history section', () => {

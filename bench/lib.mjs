@@ -18,7 +18,7 @@ import { createServer } from 'node:net';
 import { availableParallelism, cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from '../e2e/chromium.mjs';
+import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from '@dial/e2e/chromium';
 
 export const ROOT = fileURLToPath(new URL('../', import.meta.url));
 export const SERVER_MAIN = join(ROOT, 'apps/server/dist/main.js');

@@ -12,4 +12,4 @@ try {
   console.error(error instanceof Error ? error.message : error);
   process.exit(1);
 }
-await import('../apps/server/dist/main.js');
+await import('@dial/server');

@@ -1,8 +1,9 @@
 // Builds the hello page (bench/browser.mjs's reference) with the web app's Vite, React plugin, target and
 // precompression, so it is served as Dial's build is. The bench passes the output directory.
+
+import { precompressPlugin } from '@dial/web/plugins/precompress';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
-import { precompressPlugin } from '../../apps/web/plugins/precompress.ts';
 
 export default defineConfig({
   plugins: [react(), precompressPlugin()],

@@ -1,12 +1,16 @@
 import { createEmbeddedProvider, DialError, isDialError } from '@dial/core';
+import {
+  createTestApp,
+  useTestDatabase as databaseForEachTest,
+  ORIGIN,
+  type TestApp,
+} from '@dial/server/testing';
 import type { LightMyRequestResponse } from 'fastify';
 import { type Chain, hexToString } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { base } from 'viem/chains';
 import { parseSiweMessage } from 'viem/siwe';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { useTestDatabase as databaseForEachTest } from '../../../server/test/databases';
-import { createTestApp, ORIGIN, type TestApp } from '../../../server/test/testApp';
 import { signInWithWallet, type WalletSignInStep } from './signInWithWallet';
 import type { WalletProvider } from './walletProvider';
 

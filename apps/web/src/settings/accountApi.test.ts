@@ -1,6 +1,6 @@
 import { createWalletShares, DialError, encodeShare } from '@dial/core';
+import { PHONE } from '@dial/server/testing';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { PHONE } from '../../../server/test/testApp';
 import { splitId } from '../keys/deviceShareRecords';
 import { type DialServer, withDialServer } from '../keys/testing/dialServer';
 import { TEST_WALLET_ADDRESS, TEST_WALLET_KEY } from '../keys/testing/testWallet';

@@ -1,14 +1,19 @@
 import type { RecoveryOprfAnswer } from '@dial/api';
 import { createWalletShares, decodeShare, encodeShare, walletProofMessage } from '@dial/core';
+import {
+  createTestApp,
+  type Database,
+  // `useTestDatabase` registers vitest hooks; it is no React hook, whatever its name tells the linter.
+  useTestDatabase as databaseForEachTest,
+  ORIGIN,
+  PHONE,
+  type TestApp,
+} from '@dial/server/testing';
 import type { LightMyRequestResponse } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { beforeEach, type Mock, vi } from 'vitest';
-import type { Database } from '../../../../server/src/db/database';
-// `useTestDatabase` registers vitest hooks; it is no React hook, whatever its name tells the linter.
-import { useTestDatabase as databaseForEachTest } from '../../../../server/test/databases';
-import { createTestApp, ORIGIN, PHONE, type TestApp } from '../../../../server/test/testApp';
 import type { ProtectedRecoveryShare, StoredWallet } from '../../api/types';
 import type { EvaluateBlinded } from '../passwordOprf';
 
