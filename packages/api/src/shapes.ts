@@ -1,10 +1,11 @@
 // Shapes several features' routes share.
+import { CHANNELS } from '@dial/core';
 import { type Static, Type } from 'typebox';
 
 /** `{"ok":true}` */
 export const OkSchema = Type.Object({ ok: Type.Literal(true) });
 
-export const ChannelSchema = Type.Enum(['sms', 'email'], {
+export const ChannelSchema = Type.Enum([...CHANNELS], {
   description: '`sms` for a phone number, `email` for an e-mail address.',
 });
 
