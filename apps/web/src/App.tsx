@@ -1,3 +1,4 @@
+import { CHANNELS } from '@dial/core';
 import { Suspense, useCallback, useState } from 'react';
 import type { AppConfig, OtpChannel, User } from './api/types';
 import type { WalletSignIn } from './connect/useWalletSignIn';
@@ -77,7 +78,7 @@ export function App({ opening: openingAtStart }: { opening?: WalletOpening | und
 
 /** The channels to offer: the server's, or both when it does not say (or names none, a misconfiguration). */
 function usableChannels(channels: readonly OtpChannel[] | undefined): readonly OtpChannel[] {
-  return channels !== undefined && channels.length > 0 ? channels : ['sms', 'email'];
+  return channels !== undefined && channels.length > 0 ? channels : CHANNELS;
 }
 
 /** "WalletConnect" on the sign-in screen when the server offers it. */

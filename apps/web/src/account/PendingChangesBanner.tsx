@@ -1,11 +1,17 @@
 import './account.css';
-import { useEffect, useState } from 'react';
 import type { AccountChange } from '../api/types';
-import { onWalletChange } from '../live/walletChanges';
+import { useAccountReading } from '../live/useAccountReading';
 import { SCREEN_PATHS } from '../navigation/routes';
 import { ScreenLink } from '../navigation/ScreenLink';
 import { listAccountChanges } from './accountChangesApi';
 import { describeChangeStatus, describeRequester, pendingNotAskedHere } from './describeAccountChange';
+
+const NONE: AccountChange[] = [];
+
+/** The changes waiting that this session did not ask for. */
+async function readWaitingChanges(signal: AbortSignal): Promise<AccountChange[]> {
+  return pendingNotAskedHere((await listAccountChanges(signal)).changes);
+}
 
 /**
  * The wallet home's warning when a change to the account is waiting that this session did not ask for
@@ -14,32 +20,8 @@ import { describeChangeStatus, describeRequester, pendingNotAskedHere } from './
  * Read at start and again when the live stream says the account changed (or may have).
  */
 export function PendingChangesBanner() {
-  const [changes, setChanges] = useState<AccountChange[]>([]);
-
-  useEffect(() => {
-    let controller = new AbortController();
-    const load = () => {
-      controller.abort();
-      controller = new AbortController();
-      const { signal } = controller;
-      listAccountChanges(signal).then(
-        (answer) => {
-          if (!signal.aborted) setChanges(pendingNotAskedHere(answer.changes));
-        },
-        () => {
-          // A warning that cannot be read now is read again at the next change; the page goes on.
-        },
-      );
-    };
-    load();
-    const stop = onWalletChange((change) => {
-      if (change.kind === 'account' || change.kind === 'reload') load();
-    });
-    return () => {
-      stop();
-      controller.abort();
-    };
-  }, []);
+  // A warning that cannot be read now is read again at the next change.
+  const changes = useAccountReading(readWaitingChanges, NONE);
 
   if (changes.length === 0) return null;
   return (

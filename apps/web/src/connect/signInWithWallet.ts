@@ -1,4 +1,5 @@
 import type { SiweNonce } from '@dial/api';
+import { MINUTE_MS } from '@dial/core';
 import { signSiweMessage, type WalletSignInStep } from './signSiweMessage';
 import { getSiweNonce, verifySiwe } from './siweApi';
 import type { WalletProvider } from './walletProvider';
@@ -6,7 +7,7 @@ import type { WalletProvider } from './walletProvider';
 export type { WalletSignInStep } from './signSiweMessage';
 
 /** A nonce fetched earlier is used only with this much time left: signing may take the person a while. */
-const NONCE_MARGIN_MS = 60_000;
+const NONCE_MARGIN_MS = MINUTE_MS;
 
 export interface WalletSignInResult {
   verified: Awaited<ReturnType<typeof verifySiwe>>;

@@ -1,5 +1,7 @@
+import { MINUTE_MS } from '@dial/core';
+
 /** How long a copied private key may stay on the clipboard while the export screen is open. */
-export const CLIPBOARD_CLEAR_MS = 60_000;
+export const CLIPBOARD_CLEAR_MS = MINUTE_MS;
 
 /**
  * Best-effort wipe of the clipboard after the private key was copied. Browsers only let a focused page write

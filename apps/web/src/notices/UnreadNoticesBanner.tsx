@@ -1,6 +1,5 @@
 import './notices.css';
-import { useEffect, useState } from 'react';
-import { onWalletChange } from '../live/walletChanges';
+import { useAccountReading } from '../live/useAccountReading';
 import { SCREEN_PATHS } from '../navigation/routes';
 import { ScreenLink } from '../navigation/ScreenLink';
 import { describeUnread } from './describeNotice';
@@ -9,6 +8,11 @@ import { listNotices } from './noticesApi';
 /** Where the banner's "Review" leads: the notices list in settings, which marks them read when it opens. */
 export const NOTICES_LIST_PATH = `${SCREEN_PATHS.settings}#notices`;
 
+/** How many notices are unread: one notice's page carries the count. */
+async function readUnread(signal: AbortSignal): Promise<number> {
+  return (await listNotices({ limit: 1, signal })).unread;
+}
+
 /**
  * The wallet home's line when the account has unread security notices ("2 new security notices —
  * Review"): at sign-in, what the account's phones and e-mail addresses were told meanwhile, and all a
@@ -16,32 +20,7 @@ export const NOTICES_LIST_PATH = `${SCREEN_PATHS.settings}#notices`;
  * Shows nothing while loading or when the count cannot be read: the notices stay in settings.
  */
 export function UnreadNoticesBanner() {
-  const [unread, setUnread] = useState(0);
-
-  useEffect(() => {
-    let controller = new AbortController();
-    const load = () => {
-      controller.abort();
-      controller = new AbortController();
-      const { signal } = controller;
-      listNotices({ limit: 1, signal }).then(
-        (page) => {
-          if (!signal.aborted) setUnread(page.unread);
-        },
-        () => {
-          // Read again at the next change of the account; the wallet goes on.
-        },
-      );
-    };
-    load();
-    const stop = onWalletChange((change) => {
-      if (change.kind === 'account' || change.kind === 'reload') load();
-    });
-    return () => {
-      stop();
-      controller.abort();
-    };
-  }, []);
+  const unread = useAccountReading(readUnread, 0);
 
   if (unread === 0) return null;
   return (

@@ -1,4 +1,4 @@
-import { DialError } from '@dial/core';
+import { DialError, MINUTE_MS } from '@dial/core';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { AppConfig, OnrampOffer } from '../api/types';
 import { isOnrampReturnMessage } from './finishOnrampReturn';
@@ -6,7 +6,7 @@ import { type FundsReader, fundsReader } from './fundsReader';
 import { startOnrampSession } from './startOnrampSession';
 
 /** How long the app keeps checking the balance after opening the payment page. */
-export const ARRIVAL_TIME_LIMIT_MS = 2 * 60_000;
+export const ARRIVAL_TIME_LIMIT_MS = 2 * MINUTE_MS;
 const POLL_INTERVAL_MS = 2_000;
 const POPUP_NAME = 'dial-onramp';
 const POPUP_FEATURES = 'popup=yes,width=480,height=760';

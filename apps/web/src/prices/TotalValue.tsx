@@ -1,3 +1,4 @@
+import { MINUTE_MS } from '@dial/core';
 import { useEffect, useState } from 'react';
 import type { Chain } from 'viem';
 import type { BalanceState } from '../chain/useBalance';
@@ -12,7 +13,7 @@ interface TotalValueProps {
 }
 
 /** The server keeps each price a minute: the home shown again within it reuses the last answer. */
-const REUSE_MS = 60_000;
+const REUSE_MS = MINUTE_MS;
 let lastPrices: { prices: Prices; at: number } | null = null;
 
 /**

@@ -1,8 +1,9 @@
+import { DAY_MS } from '@dial/core';
+
 /** "Later" on the recovery reminder hides it for this long; then it comes back until recovery is set up. */
 export const REMINDER_SNOOZE_DAYS = 3;
 
 const KEY = 'dial.recoveryLater.';
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
  * Whether the reminder is still hidden by a "Later" pressed at `laterAt` (ms since the epoch; null: never):

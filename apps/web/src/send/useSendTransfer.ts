@@ -1,3 +1,4 @@
+import { MINUTE_MS } from '@dial/core';
 import { useCallback, useRef, useState } from 'react';
 import type { Chain } from 'viem';
 import { ACTIVITY_CHANGED, checkTransferNow, recordTransfer, type Transfer } from '../activity/activityApi';
@@ -17,7 +18,7 @@ export type SendProgress =
     };
 
 /** How long to wait for the receipt before saying the transfer is still pending. */
-const RECEIPT_TIMEOUT_MS = 5 * 60_000;
+const RECEIPT_TIMEOUT_MS = 5 * MINUTE_MS;
 
 export interface SendTransferOptions {
   userId: string;

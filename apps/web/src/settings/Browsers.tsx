@@ -3,6 +3,7 @@ import type { BrowserInfo } from '../api/types';
 import { ErrorMessage } from '../ui/ErrorMessage';
 import { forgetOtherBrowser } from './browsersApi';
 import { describeBrowserUse, describeForgotten, thisBrowserFirst } from './describeBrowser';
+import { LoadStatus } from './LoadStatus';
 import { useAccountAction } from './useAccountAction';
 import type { AccountData } from './useAccountData';
 
@@ -50,15 +51,7 @@ export function Browsers({ userId, data, reload, onSessionEnded, announce, onCha
         are told.
       </p>
 
-      {data.status === 'loading' && <p role="status">Loading your browsers…</p>}
-      {data.status === 'failed' && (
-        <>
-          <ErrorMessage error={data.error} />
-          <button type="button" className="button button-secondary" onClick={reload}>
-            Try again
-          </button>
-        </>
-      )}
+      <LoadStatus data={data} loading="Loading your browsers…" reload={reload} />
       {data.status === 'ready' &&
         (browsers.length === 0 ? (
           <p>No browsers.</p>

@@ -5,6 +5,7 @@ import { describeNotice, isNewNotice } from '../notices/describeNotice';
 import { listNotices, markNoticesRead } from '../notices/noticesApi';
 import { ErrorMessage } from '../ui/ErrorMessage';
 import { formatMoment } from './describeMethod';
+import { LoadStatus } from './LoadStatus';
 
 /** Notices a page: the newest few first, older ones on demand. */
 const PAGE_SIZE = 10;
@@ -94,22 +95,14 @@ export function Notices({ onSessionEnded }: NoticesProps) {
         “Secure my account” above.
       </p>
 
-      {state.status === 'loading' && <p role="status">Loading your notices…</p>}
-      {state.status === 'failed' && (
-        <>
-          <ErrorMessage error={state.error} />
-          <button
-            type="button"
-            className="button button-secondary"
-            onClick={() => {
-              setState({ status: 'loading' });
-              setAttempt((n) => n + 1);
-            }}
-          >
-            Try again
-          </button>
-        </>
-      )}
+      <LoadStatus
+        data={state}
+        loading="Loading your notices…"
+        reload={() => {
+          setState({ status: 'loading' });
+          setAttempt((n) => n + 1);
+        }}
+      />
       {state.status === 'ready' &&
         (state.notices.length === 0 ? (
           <p>No notices yet: nothing has changed on your account’s security.</p>

@@ -9,6 +9,7 @@ import {
 import { cancelPendingChange, secureMyAccount } from '../account/ownerActions';
 import type { AccountChange } from '../api/types';
 import { ErrorMessage } from '../ui/ErrorMessage';
+import { LoadStatus } from './LoadStatus';
 import { useAccountAction } from './useAccountAction';
 import type { AccountData } from './useAccountData';
 
@@ -64,15 +65,7 @@ export function PendingChanges({ userId, data, reload, onSessionEnded, onSecured
         every sign-in method of your account is told. Cancel any you did not ask for.
       </p>
 
-      {data.status === 'loading' && <p role="status">Loading the pending changes…</p>}
-      {data.status === 'failed' && (
-        <>
-          <ErrorMessage error={data.error} />
-          <button type="button" className="button button-secondary" onClick={reload}>
-            Try again
-          </button>
-        </>
-      )}
+      <LoadStatus data={data} loading="Loading the pending changes…" reload={reload} />
       {data.status === 'ready' && (
         <>
           {!data.value.sessionTrusted && (

@@ -3,6 +3,7 @@ import type { SessionInfo } from '../api/types';
 import { ErrorMessage } from '../ui/ErrorMessage';
 import { formatMoment } from './describeMethod';
 import { currentFirst, describeSignIn } from './describeSession';
+import { LoadStatus } from './LoadStatus';
 import { endEveryOtherSession, signOutEverywhere as endEverySession, endOneSession } from './provedChanges';
 import { useAccountAction } from './useAccountAction';
 import type { AccountData } from './useAccountData';
@@ -81,15 +82,7 @@ export function Sessions({
       <h2 id="sessions-title">Where you’re signed in</h2>
       <p className="hint">Ending a session signs that browser out at once.</p>
 
-      {data.status === 'loading' && <p role="status">Loading your sessions…</p>}
-      {data.status === 'failed' && (
-        <>
-          <ErrorMessage error={data.error} />
-          <button type="button" className="button button-secondary" onClick={reload}>
-            Try again
-          </button>
-        </>
-      )}
+      <LoadStatus data={data} loading="Loading your sessions…" reload={reload} />
       {data.status === 'ready' &&
         (sessions.length === 0 ? (
           <p>No sessions.</p>

@@ -1,16 +1,18 @@
+import type { Channel } from '@dial/core';
 import { useState } from 'react';
 import { describeAskedChange } from '../account/describeAccountChange';
 import type { SignInMethod } from '../api/types';
 import { ErrorMessage } from '../ui/ErrorMessage';
 import type { MethodList } from './accountApi';
 import { formatDay, formatMethodValue, METHOD_KIND_LABELS } from './describeMethod';
+import { LoadStatus } from './LoadStatus';
 import { additionBlockedReason, methodCount, removalBlockedReason } from './methodLimits';
 import { changeFindable, makeAccountWallet, removeSignInMethod } from './provedChanges';
 import { useAccountAction } from './useAccountAction';
 import type { AccountData } from './useAccountData';
 
 /** The ways to add a method that the screen offers (each opens its own step). */
-export type AddMethodKind = 'sms' | 'email' | 'wallet';
+export type AddMethodKind = Channel | 'wallet';
 
 interface SignInMethodsProps {
   userId: string;
@@ -106,15 +108,7 @@ export function SignInMethods({
       </div>
       <p className="hint">You can sign in to Dial with any of these.</p>
 
-      {data.status === 'loading' && <p role="status">Loading your sign-in methods…</p>}
-      {data.status === 'failed' && (
-        <>
-          <ErrorMessage error={data.error} />
-          <button type="button" className="button button-secondary" onClick={reload}>
-            Try again
-          </button>
-        </>
-      )}
+      <LoadStatus data={data} loading="Loading your sign-in methods…" reload={reload} />
       {data.status === 'ready' && (
         <>
           {data.value.methods.length === 0 ? (

@@ -1,3 +1,4 @@
+import { CHANNEL_METHOD_KIND } from '@dial/core';
 import {
   type ChangeOutcome,
   isPendingAnswer,
@@ -26,9 +27,10 @@ export function linkByCode(
   to: string,
   code: string,
 ): Promise<ChangeOutcome<SignInMethod>> {
-  const kind = channel === 'sms' ? 'phone' : 'email';
-  return makeAccountChange(userId, { action: 'link-method', kind, value: to }, async (proof) =>
-    methodOf(await verifyLinkCode(channel, to, code, proof)),
+  return makeAccountChange(
+    userId,
+    { action: 'link-method', kind: CHANNEL_METHOD_KIND[channel], value: to },
+    async (proof) => methodOf(await verifyLinkCode(channel, to, code, proof)),
   );
 }
 

@@ -1,3 +1,4 @@
+import { CHANNELS } from '@dial/core';
 import type { Challenge } from './useSignInFlow';
 
 /**
@@ -34,7 +35,7 @@ export function readKeptChallenge(now: number, storage?: SessionStore): KeptChal
     const kept = JSON.parse((storage ?? sessionStorage).getItem(KEY) ?? 'null');
     const { started, display, resendAt, expiresAt } = kept.challenge;
     return expiresAt > now &&
-      (started.channel === 'sms' || started.channel === 'email') &&
+      CHANNELS.includes(started.channel) &&
       typeof started.to === 'string' &&
       typeof display === 'string' &&
       typeof resendAt === 'number'

@@ -1,4 +1,4 @@
-import { isDialError } from '@dial/core';
+import { isDialError, SECOND_MS } from '@dial/core';
 import { useCallback, useState } from 'react';
 import type { CodeRoutes } from './codeRoutes';
 import { useCodeCheck } from './useCodeCheck';
@@ -46,7 +46,7 @@ export function useCodeEntry<Result>(
             // Too soon (another tab asked for one): the resend button counts down the server's real wait.
             const wait = isDialError(error, 'code_recently_sent') ? error.retryAfterSeconds : undefined;
             if (wait !== undefined) {
-              const later = { ...challenge, resendAt: Date.now() + wait * 1000 };
+              const later = { ...challenge, resendAt: Date.now() + wait * SECOND_MS };
               setChallenge(later);
               onResent(later);
             }

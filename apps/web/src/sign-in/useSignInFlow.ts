@@ -1,4 +1,4 @@
-import { isDialError } from '@dial/core';
+import { isDialError, SECOND_MS } from '@dial/core';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { OtpChannel, OtpStarted } from '../api/types';
 import type { CodeRoutes } from './codeRoutes';
@@ -25,8 +25,8 @@ export function challengeFor(started: OtpStarted, display: string, now = Date.no
   return {
     started,
     display,
-    resendAt: now + started.resendAfterSeconds * 1000,
-    expiresAt: now + started.expiresInSeconds * 1000,
+    resendAt: now + started.resendAfterSeconds * SECOND_MS,
+    expiresAt: now + started.expiresInSeconds * SECOND_MS,
   };
 }
 

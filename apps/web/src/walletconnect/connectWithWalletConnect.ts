@@ -2,6 +2,7 @@ import {
   clampRequestExpiry,
   DialError,
   isDialError,
+  SECOND_MS,
   WALLET_PROPOSAL_TTL_SECONDS,
   WALLET_SESSION_TTL_SECONDS,
 } from '@dial/core';
@@ -157,7 +158,7 @@ export async function connectWithWalletConnect(
         throw toProposalError(error);
       }),
       signal,
-      WALLET_PROPOSAL_TTL_SECONDS * 1000,
+      WALLET_PROPOSAL_TTL_SECONDS * SECOND_MS,
       () => new DialError('walletconnect_proposal_expired'),
     );
     const account = readSessionAccount(session.namespaces, options.chainIds);
@@ -176,7 +177,7 @@ function createConnection(
   account: ReturnType<typeof readSessionAccount>,
 ): WalletConnectConnection {
   const { topic } = session;
-  const expiresAt = Math.min(session.expiry * 1000, Date.now() + WALLET_SESSION_TTL_SECONDS * 1000);
+  const expiresAt = Math.min(session.expiry * SECOND_MS, Date.now() + WALLET_SESSION_TTL_SECONDS * SECOND_MS);
   let ended = false;
 
   const end = async () => {
