@@ -8,6 +8,7 @@ import {
   ProofOnlyBodySchema,
 } from './accountChanges.js';
 import { defineRoute, RATE_LIMIT_ERRORS } from './defineRoute.js';
+import { ENDPOINTS } from './endpoints.js';
 import { ChannelSchema, OkSchema } from './shapes.js';
 import { SIWE_ERRORS, SignedSiweMessageSchema, SiweNonceSchema } from './siwe.js';
 
@@ -38,8 +39,7 @@ const MethodAnswer = Type.Object({ method: SignInMethodSchema });
 const LINK_ERRORS = ['method_taken', 'method_already_linked', 'methods_limit_reached'] as const;
 
 export const listMethodsRoute = defineRoute({
-  method: 'GET',
-  url: '/api/auth/methods',
+  ...ENDPOINTS.listMethods,
   tags: ['account'],
   summary: "The signed-in person's sign-in methods, oldest first, and how many they may have.",
   session: true,
@@ -53,8 +53,7 @@ export const listMethodsRoute = defineRoute({
 });
 
 export const linkCodeStartRoute = defineRoute({
-  method: 'POST',
-  url: '/api/auth/methods/code',
+  ...ENDPOINTS.linkCodeStart,
   tags: ['account'],
   summary: 'Sends a one-time code to a phone number or e-mail address the signed-in person wants to link.',
   session: true,
@@ -80,8 +79,7 @@ export const linkCodeStartRoute = defineRoute({
 });
 
 export const linkCodeVerifyRoute = defineRoute({
-  method: 'POST',
-  url: '/api/auth/methods/code/verify',
+  ...ENDPOINTS.linkCodeVerify,
   tags: ['account'],
   summary:
     'Checks the code; when it is right, links the phone number or e-mail address to the account: at once with the proof (200), else after the cooling-off period (202).',
@@ -106,8 +104,7 @@ export const linkCodeVerifyRoute = defineRoute({
 });
 
 export const linkWalletNonceRoute = defineRoute({
-  method: 'POST',
-  url: '/api/auth/methods/wallet/nonce',
+  ...ENDPOINTS.linkWalletNonce,
   tags: ['account'],
   summary: 'Issues a nonce for the SIWE message that links a wallet, bound to this session.',
   session: true,
@@ -116,8 +113,7 @@ export const linkWalletNonceRoute = defineRoute({
 });
 
 export const linkWalletRoute = defineRoute({
-  method: 'POST',
-  url: '/api/auth/methods/wallet',
+  ...ENDPOINTS.linkWallet,
   tags: ['account'],
   summary:
     "Checks a signed SIWE message with a link nonce; when it holds, links the message's address: at once with the proof (200), else after the cooling-off period (202).",
@@ -128,8 +124,7 @@ export const linkWalletRoute = defineRoute({
 });
 
 export const updateMethodRoute = defineRoute({
-  method: 'PATCH',
-  url: '/api/auth/methods/:id',
+  ...ENDPOINTS.updateMethod,
   tags: ['account'],
   summary:
     "Turns a phone number's findability for send-to-phone on or off (an e-mail address or wallet: 400 invalid_data).",
@@ -144,8 +139,7 @@ export const updateMethodRoute = defineRoute({
 });
 
 export const removeMethodRoute = defineRoute({
-  method: 'POST',
-  url: '/api/auth/methods/:id/remove',
+  ...ENDPOINTS.removeMethod,
   tags: ['account'],
   summary:
     'Unlinks a sign-in method (the last one cannot be removed), ending the sessions it started: at once with the proof (200), else after the cooling-off period (202). A session of a method linked without proof cannot remove one linked with it (403 method_outranked).',
@@ -157,8 +151,7 @@ export const removeMethodRoute = defineRoute({
 });
 
 export const useWalletRoute = defineRoute({
-  method: 'POST',
-  url: '/api/auth/methods/:id/use-wallet',
+  ...ENDPOINTS.useWallet,
   tags: ['account'],
   summary:
     "Makes a wallet linked without proof the account's wallet (trusted): at once with the proof (200), else after the cooling-off period (202).",
@@ -185,8 +178,7 @@ export const SessionInfoSchema = Type.Object({
 export type SessionInfo = Static<typeof SessionInfoSchema>;
 
 export const listSessionsRoute = defineRoute({
-  method: 'GET',
-  url: '/api/auth/sessions',
+  ...ENDPOINTS.listSessions,
   tags: ['account'],
   summary: "The signed-in person's live sessions, the most recently seen first.",
   session: true,
@@ -195,8 +187,7 @@ export const listSessionsRoute = defineRoute({
 });
 
 export const endSessionRoute = defineRoute({
-  method: 'POST',
-  url: '/api/auth/sessions/:id/end',
+  ...ENDPOINTS.endSession,
   tags: ['account'],
   summary:
     'Ends one of the person’s sessions on every server at once (this one too: then it signs out, no proof needed). Another session: at once with the proof (200), else after the cooling-off period (202).',
@@ -208,8 +199,7 @@ export const endSessionRoute = defineRoute({
 });
 
 export const endOtherSessionsRoute = defineRoute({
-  method: 'POST',
-  url: '/api/auth/sessions/end-others',
+  ...ENDPOINTS.endOtherSessions,
   tags: ['account'],
   summary:
     'Ends every session of the person but this one: at once with the proof (200), else after the cooling-off period (202).',
@@ -220,8 +210,7 @@ export const endOtherSessionsRoute = defineRoute({
 });
 
 export const logoutEverywhereRoute = defineRoute({
-  method: 'POST',
-  url: '/api/auth/logout/everywhere',
+  ...ENDPOINTS.logoutEverywhere,
   tags: ['account'],
   summary:
     'Signs out everywhere: ends this session and clears the cookie; the others at once with the proof (200), else after the cooling-off period (202).',

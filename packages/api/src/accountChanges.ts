@@ -2,9 +2,13 @@
 import { ACCOUNT_CHANGE_ACTIONS } from '@dial/core';
 import { type Static, Type } from 'typebox';
 import { defineRoute, RATE_LIMIT_ERRORS } from './defineRoute.js';
+import { ENDPOINTS } from './endpoints.js';
+import { ADDRESS_PATTERN, HexString } from './shapes.js';
 
 const IdSchema = Type.String({ format: 'uuid' });
-const AddressSchema = Type.String({ pattern: '^0x[0-9a-fA-F]{40}$' });
+const AddressSchema = Type.String({ pattern: ADDRESS_PATTERN });
+/** A signer's address in an answer, typed `` `0x${string}` ``. */
+const SignerSchema = HexString({ pattern: ADDRESS_PATTERN });
 
 export const AccountChangeActionSchema = Type.Enum([...ACCOUNT_CHANGE_ACTIONS], {
   description: "core's `AccountChangeAction`.",
@@ -79,8 +83,7 @@ export const PROOF_ERRORS = [
 ] as const;
 
 export const accountProofRoute = defineRoute({
-  method: 'POST',
-  url: '/api/account/proof',
+  ...ENDPOINTS.accountProof,
   tags: ['account'],
   summary:
     "A single-use challenge (5 minutes, this session only) for the account key's proof of one change; and which keys may sign it.",
@@ -90,7 +93,7 @@ export const accountProofRoute = defineRoute({
     201: Type.Object({
       challenge: Type.String(),
       expiresAt: Type.String({ format: 'date-time' }),
-      signers: Type.Array(AddressSchema, {
+      signers: Type.Array(SignerSchema, {
         description: 'Addresses whose signature proves a change: the embedded wallet, else trusted wallets.',
       }),
     }),
@@ -99,8 +102,7 @@ export const accountProofRoute = defineRoute({
 });
 
 export const listAccountChangesRoute = defineRoute({
-  method: 'GET',
-  url: '/api/account/changes',
+  ...ENDPOINTS.listAccountChanges,
   tags: ['account'],
   summary:
     'Changes asked for without proof: the pending ones, and those settled in the last 30 days, newest first.',
@@ -109,7 +111,7 @@ export const listAccountChangesRoute = defineRoute({
     200: Type.Object({
       changes: Type.Array(AccountChangeSchema),
       coolingOffHours: Type.Number({ description: '`COOLING_OFF_HOURS`.' }),
-      signers: Type.Array(AddressSchema, { description: 'As in `POST /api/account/proof`.' }),
+      signers: Type.Array(SignerSchema, { description: 'As in `POST /api/account/proof`.' }),
       sessionTrusted: Type.Boolean({
         description:
           'Whether this session signed in with a method linked with proof (or the account’s first).',
@@ -120,8 +122,7 @@ export const listAccountChangesRoute = defineRoute({
 });
 
 export const cancelAccountChangeRoute = defineRoute({
-  method: 'POST',
-  url: '/api/account/changes/:id/cancel',
+  ...ENDPOINTS.cancelAccountChange,
   tags: ['account'],
   summary:
     'Cancels a pending change: needs the proof (an account without a key: a session of a trusted method).',
@@ -133,8 +134,7 @@ export const cancelAccountChangeRoute = defineRoute({
 });
 
 export const secureAccountRoute = defineRoute({
-  method: 'POST',
-  url: '/api/account/secure',
+  ...ENDPOINTS.secureAccount,
   tags: ['account'],
   summary:
     '"Secure my account", with the proof: ends every other session, removes the methods linked without proof, cancels pending changes and forgets every other browser.',

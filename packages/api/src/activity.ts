@@ -3,6 +3,7 @@
 import { DEFAULT_ACTIVITY_PAGE_SIZE, MAX_ACTIVITY_PAGE_SIZE } from '@dial/core';
 import { type Static, Type } from 'typebox';
 import { defineRoute, RATE_LIMIT_ERRORS } from './defineRoute.js';
+import { ENDPOINTS } from './endpoints.js';
 import { HexString } from './shapes.js';
 
 export { DEFAULT_ACTIVITY_PAGE_SIZE };
@@ -86,8 +87,7 @@ export const TransferSchema = ActivityEntrySchema;
 export type Transfer = ActivityEntry;
 
 export const recordTransferRoute = defineRoute({
-  method: 'POST',
-  url: '/api/activity',
+  ...ENDPOINTS.recordTransfer,
   tags: ['activity'],
   summary: "Records a transaction sent from the signed-in user's wallet, and checks it on the chain.",
   session: true,
@@ -129,8 +129,7 @@ export const recordTransferRoute = defineRoute({
 export type RecordTransferRequest = Static<typeof recordTransferRoute.schema.body>;
 
 export const checkTransferRoute = defineRoute({
-  method: 'PATCH',
-  url: '/api/activity/:id',
+  ...ENDPOINTS.checkTransfer,
   tags: ['activity'],
   summary: 'Asks the server to check a pending transfer on its chain now, by its sender only.',
   session: true,
@@ -150,8 +149,7 @@ const CursorSchema = Type.String({
 });
 
 export const listActivityRoute = defineRoute({
-  method: 'GET',
-  url: '/api/activity',
+  ...ENDPOINTS.listActivity,
   tags: ['activity'],
   summary:
     "The signed-in user's activity, newest first: Dial transfers sent and received, and the money that reached " +

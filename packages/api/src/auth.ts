@@ -2,6 +2,7 @@
 import { OTP_CODE_LENGTH } from '@dial/core';
 import { type Static, Type } from 'typebox';
 import { defineRoute, errorBody, RATE_LIMIT_ERRORS } from './defineRoute.js';
+import { ENDPOINTS } from './endpoints.js';
 import { ChannelSchema, OkSchema, UserSchema } from './shapes.js';
 
 /** The longest `proof` accepted: base64 of an ALTCHA payload is well under 1 KB. */
@@ -50,8 +51,7 @@ export const ProofChallengeSchema = Type.Object(
 );
 
 export const otpStartRoute = defineRoute({
-  method: 'POST',
-  url: '/api/auth/otp/start',
+  ...ENDPOINTS.otpStart,
   tags: ['sign-in'],
   summary: 'Sends a one-time code by SMS or e-mail.',
   body: Type.Object({ channel: ChannelSchema, to: ToSchema, proof: Type.Optional(ProofSchema) }),
@@ -85,8 +85,7 @@ export type OtpStartRequest = Static<typeof otpStartRoute.schema.body>;
 export type OtpStarted = Static<(typeof otpStartRoute.schema.response)[200]>;
 
 export const otpVerifyRoute = defineRoute({
-  method: 'POST',
-  url: '/api/auth/otp/verify',
+  ...ENDPOINTS.otpVerify,
   tags: ['sign-in'],
   summary: 'Checks a one-time code; when it is right, signs in (and signs up a new user).',
   body: Type.Object({ channel: ChannelSchema, to: ToSchema, code: CodeSchema }),
@@ -107,8 +106,7 @@ export type OtpVerifyRequest = Static<typeof otpVerifyRoute.schema.body>;
 export type OtpVerified = Static<(typeof otpVerifyRoute.schema.response)[200]>;
 
 export const meRoute = defineRoute({
-  method: 'GET',
-  url: '/api/me',
+  ...ENDPOINTS.me,
   tags: ['session'],
   summary: 'The signed-in user.',
   session: true,
@@ -117,8 +115,7 @@ export const meRoute = defineRoute({
 });
 
 export const logoutRoute = defineRoute({
-  method: 'POST',
-  url: '/api/auth/logout',
+  ...ENDPOINTS.logout,
   tags: ['session'],
   summary: 'Signs out: ends the session on the server and clears the cookie. Succeeds when signed out.',
   response: { 200: OkSchema },
@@ -126,8 +123,7 @@ export const logoutRoute = defineRoute({
 });
 
 export const reauthStartRoute = defineRoute({
-  method: 'POST',
-  url: '/api/auth/reauth/start',
+  ...ENDPOINTS.reauthStart,
   tags: ['session'],
   summary: "Sends a fresh one-time code to the signed-in user's own phone, or e-mail without one.",
   session: true,
@@ -145,8 +141,7 @@ export const reauthStartRoute = defineRoute({
 export type ReauthStarted = Static<(typeof reauthStartRoute.schema.response)[200]>;
 
 export const reauthVerifyRoute = defineRoute({
-  method: 'POST',
-  url: '/api/auth/reauth/verify',
+  ...ENDPOINTS.reauthVerify,
   tags: ['session'],
   summary: 'Checks the re-authentication code; when it is right, opens export to this session for 5 minutes.',
   session: true,

@@ -3,6 +3,7 @@
 import { type Static, Type } from 'typebox';
 import { PendingAnswerSchema, PROOF_ERRORS, ProofOnlyBodySchema } from './accountChanges.js';
 import { defineRoute } from './defineRoute.js';
+import { ENDPOINTS } from './endpoints.js';
 
 const IdSchema = Type.String({ format: 'uuid' });
 
@@ -25,8 +26,7 @@ export const BrowserInfoSchema = Type.Object({
 export type BrowserInfo = Static<typeof BrowserInfoSchema>;
 
 export const listBrowsersRoute = defineRoute({
-  method: 'GET',
-  url: '/api/auth/browsers',
+  ...ENDPOINTS.listBrowsers,
   tags: ['account'],
   summary:
     "The browsers the signed-in person's account knows (signed in from, not forgotten), the most recently seen first.",
@@ -36,8 +36,7 @@ export const listBrowsersRoute = defineRoute({
 });
 
 export const forgetBrowserRoute = defineRoute({
-  method: 'POST',
-  url: '/api/auth/browsers/:id/forget',
+  ...ENDPOINTS.forgetBrowser,
   tags: ['account'],
   summary:
     'Forgets a browser: ends its sessions, and its next sign-in is a new browser’s, with a notice to the owner. At once with the proof (200), else after the cooling-off period (202).',

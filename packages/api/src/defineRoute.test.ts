@@ -58,6 +58,41 @@ describe('defineRoute', () => {
       /GET \/api\/example: the 503 body names \[not_ready\], its codes are \[not_ready, rate_limit_unavailable\]/,
     );
   });
+  it('refuses a URL whose parameters are not those of its params schema (in the types too)', () => {
+    expect(() =>
+      // @ts-expect-error the URL names :id, the route declares no params
+      defineRoute({
+        method: 'GET',
+        url: '/api/example/:id',
+        tags: ['example'],
+        summary: 'An example.',
+        response: { 200: Type.Object({}) },
+        errors: [],
+      }),
+    ).toThrow('GET /api/example/:id: the URL names [id], its params are []');
+    expect(() =>
+      defineRoute({
+        method: 'GET',
+        url: '/api/example/:key/end',
+        tags: ['example'],
+        summary: 'An example.',
+        // @ts-expect-error the params name `id`, the URL `:key`
+        params: Type.Object({ id: Type.String() }),
+        response: { 200: Type.Object({}) },
+        errors: [],
+      }),
+    ).toThrow('GET /api/example/:key/end: the URL names [key], its params are [id]');
+    const route = defineRoute({
+      method: 'POST',
+      url: '/api/example/:id/of/:owner',
+      tags: ['example'],
+      summary: 'An example.',
+      params: Type.Object({ owner: Type.String(), id: Type.String() }),
+      response: { 200: Type.Object({}) },
+      errors: [],
+    });
+    expect(route.url).toBe('/api/example/:id/of/:owner');
+  });
 });
 
 describe('the contract', () => {

@@ -1,8 +1,6 @@
 import { ERROR_CATALOGUE, type ErrorCode } from '@dial/core';
 import { type TObject, type TProperties, type TSchema, Type } from 'typebox';
-
-/** The HTTP methods Dial's API routes answer. */
-export type RouteMethod = 'GET' | 'POST' | 'PUT' | 'PATCH';
+import type { RouteMethod } from './endpoints.js';
 
 /** Codes every route may answer: a query, path or body the route cannot read (or with a control character). */
 export const EVERY_ROUTE_ERRORS = ['invalid_data'] as const satisfies readonly ErrorCode[];
@@ -100,12 +98,41 @@ export type RouteSchema<S extends RouteSpec> = {
   (S['querystring'] extends TSchema ? { querystring: S['querystring'] } : unknown) &
   (S['params'] extends TSchema ? { params: S['params'] } : unknown);
 
+/**
+ * Every code a route declared as `S` may answer: its own, and those every route of its kind answers (not
+ * {@link ANY_REQUEST_ERRORS}).
+ */
+export type RouteErrorCode<S extends RouteSpec> =
+  | (typeof EVERY_ROUTE_ERRORS)[number]
+  | (S['method'] extends 'GET' ? never : (typeof STATE_CHANGING_ERRORS)[number])
+  | (S['session'] extends true ? (typeof SESSION_ERRORS)[number] : never)
+  | S['errors'][number];
+
+/** The names of a URL's path parameters: `id` for `/api/activity/:id`. */
+export type UrlParamNames<U extends string> = U extends `${string}:${infer P}/${infer Rest}`
+  ? P | UrlParamNames<`/${Rest}`>
+  : U extends `${string}:${infer P}`
+    ? P
+    : never;
+
+type ParamsNames<S extends RouteSpec> = S['params'] extends TObject<infer P> ? keyof P & string : never;
+
+/**
+ * Holds when the route's `params` schema names exactly its URL's `:param`s; otherwise asks for a `params`
+ * that does, so a URL changed without its parameters does not compile.
+ */
+type ParamsOfUrl<S extends RouteSpec> = [UrlParamNames<S['url']>] extends [ParamsNames<S>]
+  ? [ParamsNames<S>] extends [UrlParamNames<S['url']>]
+    ? unknown
+    : { params: `the params must be those the URL names: ${UrlParamNames<S['url']>}` }
+  : { params: `the params must be those the URL names: ${UrlParamNames<S['url']>}` };
+
 /** One route of the API contract. */
 export interface ApiRoute<S extends RouteSpec = RouteSpec> {
   method: S['method'];
   url: S['url'];
   /** Every code the route may answer, sorted (the automatic ones included; not {@link ANY_REQUEST_ERRORS}). */
-  errors: readonly ErrorCode[];
+  errors: readonly RouteErrorCode<S>[];
   schema: RouteSchema<S>;
 }
 
@@ -124,8 +151,13 @@ export interface ApiRoute<S extends RouteSpec = RouteSpec> {
  * });
  * ```
  */
-export function defineRoute<const S extends RouteSpec>(spec: S): ApiRoute<S> {
+export function defineRoute<const S extends RouteSpec>(spec: S & ParamsOfUrl<S>): ApiRoute<S> {
   const where = `${spec.method} ${spec.url}`;
+  const named = (spec.url.match(/:\w+/g) ?? []).map((param) => param.slice(1)).sort();
+  const declared = Object.keys((spec.params as Partial<TObject> | undefined)?.properties ?? {}).sort();
+  if (named.join() !== declared.join()) {
+    throw new Error(`${where}: the URL names [${named.join(', ')}], its params are [${declared.join(', ')}]`);
+  }
   const errors = [
     ...new Set<ErrorCode>([
       ...EVERY_ROUTE_ERRORS,
@@ -164,7 +196,12 @@ export function defineRoute<const S extends RouteSpec>(spec: S): ApiRoute<S> {
     ...(spec.params === undefined ? {} : { params: spec.params }),
     response,
   };
-  return { method: spec.method, url: spec.url, errors, schema: schema as unknown as RouteSchema<S> };
+  return {
+    method: spec.method,
+    url: spec.url,
+    errors: errors as RouteErrorCode<S>[],
+    schema: schema as unknown as RouteSchema<S>,
+  };
 }
 
 /**

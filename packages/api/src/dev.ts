@@ -1,11 +1,11 @@
 // Development only: the dev outbox and the local chain's faucet and JSON-RPC proxy (never in production).
 import { type Static, Type } from 'typebox';
 import { defineRoute } from './defineRoute.js';
+import { ENDPOINTS } from './endpoints.js';
 import { HexString } from './shapes.js';
 
 export const outboxRoute = defineRoute({
-  method: 'GET',
-  url: '/dev/outbox.json',
+  ...ENDPOINTS.outbox,
   tags: ['development'],
   summary: 'The dev outbox: the latest 100 messages, newest first (not in production).',
   response: {
@@ -35,8 +35,7 @@ const FaucetAssetSchema = Type.Enum(['native', 'usdc']);
 export type FaucetAsset = Static<typeof FaucetAssetSchema>;
 
 export const faucetRoute = defineRoute({
-  method: 'POST',
-  url: '/api/dev/faucet',
+  ...ENDPOINTS.faucet,
   tags: ['development'],
   summary:
     "Sends 1 test ETH (asset `native`, the default) or mints 100 test USDC (asset `usdc`) from the local chain's faucet to the signed-in user's wallet.",
@@ -69,8 +68,7 @@ const JsonRpcRequestSchema = Type.Object({
 });
 
 export const localChainRoute = defineRoute({
-  method: 'POST',
-  url: '/api/dev/chain',
+  ...ENDPOINTS.localChain,
   tags: ['development'],
   summary: 'JSON-RPC, passed through to the local chain, for a signed-in user.',
   session: true,

@@ -1,6 +1,7 @@
 // The live stream of what changes in the signed-in user's wallet (`GET /api/events`, server-sent events).
 import { type Static, Type } from 'typebox';
 import { defineRoute } from './defineRoute.js';
+import { ENDPOINTS } from './endpoints.js';
 
 export const WalletEventSchema = Type.Union([
   Type.Object(
@@ -51,8 +52,7 @@ export type WalletEvent = Static<typeof WalletEventSchema>;
 export type WalletStreamControl = 'reset' | 'end';
 
 export const walletEventsRoute = defineRoute({
-  method: 'GET',
-  url: '/api/events',
+  ...ENDPOINTS.walletEvents,
   tags: ['events'],
   summary: "The live stream of changes in the signed-in user's wallet (server-sent events).",
   session: true,

@@ -1,7 +1,8 @@
 /**
  * Dial's HTTP API contract: each route's method, path, request schemas, answers by status and the error
  * codes it may answer, declared once with TypeBox. The server registers its routes with these schemas (so it
- * validates, serializes and documents them); clients import the static types only (`import type`).
+ * validates, serializes and documents them); clients import the static types only (`import type`), and the
+ * routes' methods and URLs from `@dial/api/endpoints`, which holds no schema.
  */
 export * from './account.js';
 export * from './accountChanges.js';
@@ -10,6 +11,7 @@ export * from './auth.js';
 export * from './browsers.js';
 export * from './defineRoute.js';
 export * from './dev.js';
+export * from './endpoints.js';
 export * from './events.js';
 export * from './notices.js';
 export * from './onramp.js';
@@ -17,6 +19,7 @@ export * from './prices.js';
 export * from './recipients.js';
 export * from './recovery.js';
 export * from './routes.js';
+export * from './routeTypes.js';
 export * from './shapes.js';
 export * from './siwe.js';
 export * from './system.js';

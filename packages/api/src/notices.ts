@@ -2,6 +2,7 @@
 // and e-mail addresses were sent).
 import { type Static, Type } from 'typebox';
 import { defineRoute } from './defineRoute.js';
+import { ENDPOINTS } from './endpoints.js';
 
 /**
  * What a notice can be about: every kind of account event the server records (`notifyOwner`). The server's
@@ -46,8 +47,7 @@ export const NoticeSchema = Type.Object({
 export type Notice = Static<typeof NoticeSchema>;
 
 export const listNoticesRoute = defineRoute({
-  method: 'GET',
-  url: '/api/account/notices',
+  ...ENDPOINTS.listNotices,
   tags: ['account'],
   summary:
     "The signed-in person's security notices (what their phones and e-mail addresses were told), newest first, a page at a time, and how many are unread.",
@@ -88,8 +88,7 @@ export const listNoticesRoute = defineRoute({
 export type NoticePage = Static<(typeof listNoticesRoute.schema.response)[200]>;
 
 export const markNoticesReadRoute = defineRoute({
-  method: 'POST',
-  url: '/api/account/notices/read',
+  ...ENDPOINTS.markNoticesRead,
   tags: ['account'],
   summary:
     'Marks the person’s notices read: all of them, or `upTo` a notice (it and every older one), e.g. the newest the list showed, so that one that came meanwhile stays unread.',

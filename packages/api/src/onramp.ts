@@ -2,14 +2,14 @@
 import { ONRAMP_ASSETS } from '@dial/core';
 import { type Static, Type } from 'typebox';
 import { defineRoute, RATE_LIMIT_ERRORS } from './defineRoute.js';
+import { ENDPOINTS } from './endpoints.js';
 
 export const OnrampProviderSchema = Type.Enum(['coinbase', 'sandbox'], {
   description: "`sandbox`: this server's test checkout, crediting the local chain.",
 });
 
 export const onrampSessionRoute = defineRoute({
-  method: 'POST',
-  url: '/api/onramp/session',
+  ...ENDPOINTS.onrampSession,
   tags: ['onramp'],
   summary:
     "Starts a purchase: a single-use session token from the on-ramp provider for the signed-in user's wallet, in the provider's buy-page link.",

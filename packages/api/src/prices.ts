@@ -1,6 +1,7 @@
 // What the assets Dial shows are worth, from the configured price source.
 import { type Static, Type } from 'typebox';
 import { defineRoute } from './defineRoute.js';
+import { ENDPOINTS } from './endpoints.js';
 
 /** The assets Dial prices: the native currencies of its networks (ETH, POL) and USDC. */
 export const PRICED_ASSETS = ['ETH', 'POL', 'USDC'] as const;
@@ -19,8 +20,7 @@ export const PriceSourceSchema = Type.Enum(['sandbox', 'coinbase', 'off'], {
 });
 
 export const pricesRoute = defineRoute({
-  method: 'GET',
-  url: '/api/prices',
+  ...ENDPOINTS.prices,
   tags: ['prices'],
   summary:
     'What ETH, POL and USDC are worth in a currency, from the price source (each price read at most once a minute, shared by every server).',

@@ -1,11 +1,11 @@
 // Finding the wallet to send to by phone number.
 import { type Static, Type } from 'typebox';
 import { defineRoute, RATE_LIMIT_ERRORS } from './defineRoute.js';
+import { ENDPOINTS } from './endpoints.js';
 import { HexString } from './shapes.js';
 
 export const lookupRecipientRoute = defineRoute({
-  method: 'GET',
-  url: '/api/users/lookup',
+  ...ENDPOINTS.lookupRecipient,
   tags: ['wallet'],
   summary: 'The wallet address of the Dial user who verified a phone number, to send to.',
   session: true,

@@ -3,6 +3,7 @@
 import { RECOVERY_OPRF_SUITE, SCRYPT_LIMITS } from '@dial/core';
 import { type Static, Type } from 'typebox';
 import { defineRoute, RATE_LIMIT_ERRORS } from './defineRoute.js';
+import { ENDPOINTS } from './endpoints.js';
 import { GenerationSchema } from './shapes.js';
 
 /** Standard base64 with its padding. */
@@ -105,8 +106,7 @@ export const RecoveryInputSchema = Type.Object(
 export type ProtectedRecoveryShare = Static<typeof RecoveryInputSchema>;
 
 export const getRecoveryRoute = defineRoute({
-  method: 'GET',
-  url: '/api/wallet/recovery',
+  ...ENDPOINTS.getRecovery,
   tags: ['wallet'],
   summary:
     "The signed-in user's encrypted recovery share and its KDF parameters (not counted as a recovery try: " +
@@ -127,8 +127,7 @@ export const getRecoveryRoute = defineRoute({
 export type StoredRecoveryShare = Static<(typeof getRecoveryRoute.schema.response)[200]>;
 
 export const recoveryFailedRoute = defineRoute({
-  method: 'POST',
-  url: '/api/wallet/recovery/failed',
+  ...ENDPOINTS.recoveryFailed,
   tags: ['wallet'],
   summary:
     'Reports a wrong recovery password of a record without the OPRF, or a wrong passkey (decryption failed in the browser); counts against the recovery limit.',
@@ -144,8 +143,7 @@ const ElementSchema = Type.String({
 });
 
 export const recoveryOprfRoute = defineRoute({
-  method: 'POST',
-  url: '/api/wallet/recovery/oprf',
+  ...ENDPOINTS.recoveryOprf,
   tags: ['wallet'],
   summary: `Evaluates a blinded recovery password under the signed-in user's OPRF key (${RECOVERY_OPRF_SUITE}, rate-limited).`,
   session: true,

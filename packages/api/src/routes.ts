@@ -30,6 +30,7 @@ import {
 import { forgetBrowserRoute, listBrowsersRoute } from './browsers.js';
 import type { ApiRoute } from './defineRoute.js';
 import { faucetRoute, localChainRoute, outboxRoute } from './dev.js';
+import type { ENDPOINTS, RouteName } from './endpoints.js';
 import { walletEventsRoute } from './events.js';
 import { listNoticesRoute, markNoticesReadRoute } from './notices.js';
 import { onrampSessionRoute } from './onramp.js';
@@ -47,57 +48,65 @@ import {
 } from './wallet.js';
 
 /**
- * Every route of the contract. A server registers some of them only when their feature is on (the on-ramp,
- * the local chain, the dev outbox outside production).
+ * Every route of the contract by its name (the name of its `…Route` export without `Route`), the names of
+ * `ENDPOINTS` (endpoints.ts), whose method and URL each route spreads: the type checks that each name holds
+ * the route of its endpoint. A server registers some of them only when their feature is on (the on-ramp, the
+ * local chain, the dev outbox outside production). Clients take its type only (`ApiRoutes`).
  */
-export const API_ROUTES: readonly ApiRoute[] = [
-  healthRoute,
-  readyRoute,
-  configRoute,
-  otpStartRoute,
-  otpVerifyRoute,
-  siweNonceRoute,
-  siweVerifyRoute,
-  linkWalletNonceRoute,
-  linkWalletRoute,
-  meRoute,
-  logoutRoute,
-  reauthStartRoute,
-  reauthVerifyRoute,
-  listMethodsRoute,
-  linkCodeStartRoute,
-  linkCodeVerifyRoute,
-  updateMethodRoute,
-  removeMethodRoute,
-  useWalletRoute,
-  accountProofRoute,
-  listAccountChangesRoute,
-  cancelAccountChangeRoute,
-  secureAccountRoute,
-  listSessionsRoute,
-  endSessionRoute,
-  endOtherSessionsRoute,
-  logoutEverywhereRoute,
-  listBrowsersRoute,
-  forgetBrowserRoute,
-  listNoticesRoute,
-  markNoticesReadRoute,
-  walletChallengeRoute,
-  registerWalletRoute,
-  getWalletRoute,
-  rotateSharesRoute,
-  walletExportRoute,
-  getRecoveryRoute,
-  recoveryFailedRoute,
-  recoveryOprfRoute,
-  lookupRecipientRoute,
-  recordTransferRoute,
-  checkTransferRoute,
-  listActivityRoute,
-  walletEventsRoute,
-  onrampSessionRoute,
-  pricesRoute,
-  outboxRoute,
-  faucetRoute,
-  localChainRoute,
-];
+export const ROUTES = {
+  health: healthRoute,
+  ready: readyRoute,
+  config: configRoute,
+  otpStart: otpStartRoute,
+  otpVerify: otpVerifyRoute,
+  siweNonce: siweNonceRoute,
+  siweVerify: siweVerifyRoute,
+  linkWalletNonce: linkWalletNonceRoute,
+  linkWallet: linkWalletRoute,
+  me: meRoute,
+  logout: logoutRoute,
+  reauthStart: reauthStartRoute,
+  reauthVerify: reauthVerifyRoute,
+  listMethods: listMethodsRoute,
+  linkCodeStart: linkCodeStartRoute,
+  linkCodeVerify: linkCodeVerifyRoute,
+  updateMethod: updateMethodRoute,
+  removeMethod: removeMethodRoute,
+  useWallet: useWalletRoute,
+  accountProof: accountProofRoute,
+  listAccountChanges: listAccountChangesRoute,
+  cancelAccountChange: cancelAccountChangeRoute,
+  secureAccount: secureAccountRoute,
+  listSessions: listSessionsRoute,
+  endSession: endSessionRoute,
+  endOtherSessions: endOtherSessionsRoute,
+  logoutEverywhere: logoutEverywhereRoute,
+  listBrowsers: listBrowsersRoute,
+  forgetBrowser: forgetBrowserRoute,
+  listNotices: listNoticesRoute,
+  markNoticesRead: markNoticesReadRoute,
+  walletChallenge: walletChallengeRoute,
+  registerWallet: registerWalletRoute,
+  getWallet: getWalletRoute,
+  rotateShares: rotateSharesRoute,
+  walletExport: walletExportRoute,
+  getRecovery: getRecoveryRoute,
+  recoveryFailed: recoveryFailedRoute,
+  recoveryOprf: recoveryOprfRoute,
+  lookupRecipient: lookupRecipientRoute,
+  recordTransfer: recordTransferRoute,
+  checkTransfer: checkTransferRoute,
+  listActivity: listActivityRoute,
+  walletEvents: walletEventsRoute,
+  onrampSession: onrampSessionRoute,
+  prices: pricesRoute,
+  outbox: outboxRoute,
+  faucet: faucetRoute,
+  localChain: localChainRoute,
+} as const satisfies { readonly [N in RouteName]: ApiRoute & (typeof ENDPOINTS)[N] };
+
+/** The type of {@link ROUTES}: what a client derives each call's request, answer and error codes from. */
+export type ApiRoutes = typeof ROUTES;
+
+/** Every route of the contract, in the order of {@link ROUTES}. */
+export const API_ROUTES: readonly ApiRoute[] = Object.values(ROUTES);

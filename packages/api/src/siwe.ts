@@ -2,6 +2,7 @@
 // this server; the server checks the message and the signature, then signs in (and signs up) its address.
 import { type Static, Type } from 'typebox';
 import { defineRoute, RATE_LIMIT_ERRORS } from './defineRoute.js';
+import { ENDPOINTS } from './endpoints.js';
 import { UserSchema } from './shapes.js';
 
 /** The longest SIWE message accepted, in characters (EIP-4361 messages are well under 2 KB). */
@@ -58,8 +59,7 @@ export const SIWE_ERRORS = [
 ] as const;
 
 export const siweNonceRoute = defineRoute({
-  method: 'POST',
-  url: '/api/auth/siwe/nonce',
+  ...ENDPOINTS.siweNonce,
   tags: ['sign-in'],
   summary: 'Issues a nonce for a Sign-In with Ethereum message, bound to this browser (its device cookie).',
   response: { 200: SiweNonceSchema },
@@ -67,8 +67,7 @@ export const siweNonceRoute = defineRoute({
 });
 
 export const siweVerifyRoute = defineRoute({
-  method: 'POST',
-  url: '/api/auth/siwe/verify',
+  ...ENDPOINTS.siweVerify,
   tags: ['sign-in'],
   summary: "Checks a signed SIWE message; when it holds, signs in (and signs up) the message's address.",
   body: SignedSiweMessageSchema,

@@ -2,11 +2,11 @@
 import { ONRAMP_ASSETS } from '@dial/core';
 import { type Static, Type } from 'typebox';
 import { defineRoute, errorField } from './defineRoute.js';
+import { ENDPOINTS } from './endpoints.js';
 import { ChannelSchema, HexString, OkSchema } from './shapes.js';
 
 export const healthRoute = defineRoute({
-  method: 'GET',
-  url: '/api/health',
+  ...ENDPOINTS.health,
   tags: ['system'],
   summary: 'Answers while the server runs.',
   response: { 200: OkSchema },
@@ -21,8 +21,7 @@ const ReadinessFields = {
 };
 
 export const readyRoute = defineRoute({
-  method: 'GET',
-  url: '/api/ready',
+  ...ENDPOINTS.ready,
   tags: ['system'],
   summary:
     'Answers 200 when the database and, when configured, Redis answer (each within 1 s), else 503 `not_ready` naming the part that failed.',
@@ -60,8 +59,7 @@ const LocalChainSchema = Type.Object({
 });
 
 export const configRoute = defineRoute({
-  method: 'GET',
-  url: '/api/config',
+  ...ENDPOINTS.config,
   tags: ['system'],
   summary: 'What the web app needs to know about this server.',
   response: {

@@ -3,6 +3,7 @@ import { SHARE_LENGTH, WALLET_PROOF_PURPOSES } from '@dial/core';
 import { type Static, Type } from 'typebox';
 import { AccountProofSchema } from './accountChanges.js';
 import { defineRoute, RATE_LIMIT_ERRORS } from './defineRoute.js';
+import { ENDPOINTS } from './endpoints.js';
 import { RecoveryInputSchema, RecoveryMethodSchema } from './recovery.js';
 import { ADDRESS_PATTERN, GenerationSchema, HexString } from './shapes.js';
 
@@ -48,8 +49,7 @@ const ProofSchema = Type.Object(
 export type WalletProof = Static<typeof ProofSchema>;
 
 export const registerWalletRoute = defineRoute({
-  method: 'POST',
-  url: '/api/wallet',
+  ...ENDPOINTS.registerWallet,
   tags: ['wallet'],
   summary: "Registers the signed-in user's embedded wallet: its address and encrypted auth share.",
   session: true,
@@ -69,8 +69,7 @@ export const registerWalletRoute = defineRoute({
 export type RegisterWalletRequest = Static<typeof registerWalletRoute.schema.body>;
 
 export const walletChallengeRoute = defineRoute({
-  method: 'POST',
-  url: '/api/wallet/challenge',
+  ...ENDPOINTS.walletChallenge,
   tags: ['wallet'],
   summary: "A single-use challenge for the wallet's key to sign before registering or replacing shares.",
   session: true,
@@ -85,8 +84,7 @@ export type WalletChallengeRequest = Static<typeof walletChallengeRoute.schema.b
 export type WalletChallenge = Static<(typeof walletChallengeRoute.schema.response)[201]>;
 
 export const getWalletRoute = defineRoute({
-  method: 'GET',
-  url: '/api/wallet',
+  ...ENDPOINTS.getWallet,
   tags: ['wallet'],
   summary:
     "The signed-in user's wallet address, auth share, share generation and recovery status (to this user's session only).",
@@ -109,8 +107,7 @@ export const getWalletRoute = defineRoute({
 export type StoredWallet = Static<(typeof getWalletRoute.schema.response)[200]>;
 
 export const rotateSharesRoute = defineRoute({
-  method: 'PUT',
-  url: '/api/wallet/shares',
+  ...ENDPOINTS.rotateShares,
   tags: ['wallet'],
   summary:
     'Replaces the auth share (and the recovery share) of the same key, if the generation is still the current one.',
@@ -139,8 +136,7 @@ export type RotateSharesRequest = Static<typeof rotateSharesRoute.schema.body>;
 export type RotatedShares = Static<(typeof rotateSharesRoute.schema.response)[200]>;
 
 export const walletExportRoute = defineRoute({
-  method: 'POST',
-  url: '/api/wallet/export',
+  ...ENDPOINTS.walletExport,
   tags: ['wallet'],
   summary:
     "The auth share for exporting the key, to a session re-authenticated within the last 5 minutes and with the key's proof (action `export-key`); recorded, and the owner is notified.",
