@@ -155,7 +155,8 @@ function findCycles(edges: readonly Edge[]): Edge[][] {
 
 /**
  * Imports of the API contract that would put its code (TypeBox schemas) into the bundle: each
- * `import`/`export … from '@dial/api'` must be type-only, as a whole or name by name.
+ * `import`/`export … from '@dial/api'` must be type-only, as a whole or name by name. (The client runs
+ * `@dial/api/endpoints`, each route's method and URL, which holds no schema.)
  */
 function contractValueImports(): string[] {
   const found: string[] = [];

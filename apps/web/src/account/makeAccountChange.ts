@@ -1,3 +1,4 @@
+import type { Answer } from '../api/client';
 import type { AccountChange, AccountProof } from '../api/types';
 import {
   type AccountChangeRequest,
@@ -6,10 +7,8 @@ import {
   proveAccountChange,
 } from './proveAccountChange';
 
-/** A change route's answer when it was asked for without proof (202): the change waits. */
-export interface PendingAnswer {
-  pending: AccountChange;
-}
+/** A change route's answer when it was asked for without proof (202 `{pending}`): the change waits. */
+export type PendingAnswer = Extract<Answer<'removeMethod'>, { pending: unknown }>;
 
 /**
  * What became of a change: made at once (the route's 200 answer), or asked for (202): it then waits out

@@ -1,5 +1,11 @@
-import type { ActivityEntry, ActivityPage, RecordTransferRequest, Transfer } from '@dial/api';
-import { requestJson } from '../api/client';
+import type {
+  ActivityEntry,
+  ActivityPage,
+  ActivityQuery as ContractActivityQuery,
+  RecordTransferRequest,
+  Transfer,
+} from '@dial/api';
+import { callApi } from '../api/client';
 
 export type { ActivityEntry, ActivityPage, Transfer } from '@dial/api';
 
@@ -9,31 +15,28 @@ export type { ActivityEntry, ActivityPage, Transfer } from '@dial/api';
  */
 export const ACTIVITY_CHANGED = 'dial:activity-changed';
 
-/** Which page of the history to load: at most `limit`, after `cursor` (a `nextCursor`), on one network or all. */
-export interface ActivityQuery {
-  limit?: number;
-  cursor?: string | null;
-  chainId?: number | null;
-}
+/**
+ * Which page of the history to load (`listActivity`'s query): at most `limit`, after `cursor` (a
+ * `nextCursor`), on one network or all (null: all).
+ */
+export type ActivityQuery = { [K in keyof ContractActivityQuery]?: ContractActivityQuery[K] | null };
 
 /** The signed-in user's history, newest first: Dial transfers and every other credit to the wallet. */
 export function listActivity(options: ActivityQuery = {}): Promise<ActivityPage> {
-  const query = new URLSearchParams();
-  if (options.limit !== undefined) query.set('limit', String(options.limit));
-  if (options.cursor) query.set('cursor', options.cursor);
-  if (options.chainId) query.set('chainId', String(options.chainId));
-  const search = query.toString();
-  return requestJson<ActivityPage>('GET', `/api/activity${search === '' ? '' : `?${search}`}`);
+  const { limit, cursor, chainId } = options;
+  return callApi('listActivity', {
+    query: { limit: limit ?? undefined, cursor: cursor || undefined, chainId: chainId || undefined },
+  });
 }
 
-/** A transfer to record (`POST /api/activity`), its amount in base units as a bigint. */
+/** A transfer to record (`recordTransfer`), its amount in base units as a bigint. */
 export type NewTransfer = Omit<RecordTransferRequest, 'amount'> & { amount: bigint };
 
 /** Records a transaction this browser sent; the server checks it on the chain at once. */
 export function recordTransfer(transfer: NewTransfer): Promise<Transfer> {
   const { amount, recipientPhone, ...rest } = transfer;
   const body = { ...rest, amount: amount.toString(), ...(recipientPhone ? { recipientPhone } : {}) };
-  return requestJson<Transfer>('POST', '/api/activity', { body });
+  return callApi('recordTransfer', { body });
 }
 
 /**
@@ -42,7 +45,7 @@ export function recordTransfer(transfer: NewTransfer): Promise<Transfer> {
  * outcome.
  */
 export function checkTransferNow(id: string): Promise<Transfer> {
-  return requestJson<Transfer>('PATCH', `/api/activity/${encodeURIComponent(id)}`, { body: {} });
+  return callApi('checkTransfer', { params: { id } });
 }
 
 /** An entry of the list (a Dial transfer or a credit). */

@@ -1,30 +1,82 @@
+import type {
+  AnyRequestErrorCode,
+  ApiRoutes,
+  DeclaredErrorCode,
+  RequestBody,
+  RequestParams,
+  RequestQuery,
+  Answer as RouteAnswer,
+} from '@dial/api';
+import { ENDPOINTS, type RouteName } from '@dial/api/endpoints';
 import { DialError, errorFromBody } from '@dial/core';
 
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH';
+export type { RouteName };
 
-export interface RequestOptions {
-  /** Sent as JSON. */
-  body?: unknown;
-  signal?: AbortSignal;
-}
+/** What a call of the route resolves with: the union of the contract's success answers. */
+export type Answer<N extends RouteName> = RouteAnswer<ApiRoutes[N]>;
+
+/** The JSON body the route takes. */
+export type Body<N extends RouteName> = RequestBody<ApiRoutes[N]>;
 
 /**
- * Calls the Dial API on this origin and returns its JSON answer. Error answers become the catalogue's
- * {@link DialError} (with `retryAfterSeconds` from `Retry-After` on 429); a request that never got an
- * answer becomes `network_error`. An aborted request rejects with the AbortError as it is.
+ * The codes a call of the route may reject with: those the route declares, those any request may get, and
+ * the client's own `network_error` (no answer at all).
  */
-export async function requestJson<T>(
-  method: HttpMethod,
-  path: string,
-  options: RequestOptions = {},
-): Promise<T> {
+export type CallErrorCode<N extends RouteName> =
+  | DeclaredErrorCode<ApiRoutes[N]>
+  | AnyRequestErrorCode
+  | 'network_error';
+
+/** A field of the input: left out for a route without it, optional when all of it is. */
+type Field<K extends string, T> = [T] extends [undefined]
+  ? { [P in K]?: never }
+  : object extends T
+    ? { [P in K]?: T }
+    : { [P in K]: T };
+
+/**
+ * What a call sends besides its route: the body, path parameters and query its route declares (required as
+ * the contract says), and a signal to abort it.
+ */
+export type CallInput<N extends RouteName> = Field<'body', Body<N>> &
+  Field<'params', RequestParams<ApiRoutes[N]>> &
+  Field<'query', RequestQuery<ApiRoutes[N]>> & { signal?: AbortSignal | undefined };
+
+/** The address of a route: its path parameters and query, when it has them. */
+export type UrlInput<N extends RouteName> = Field<'params', RequestParams<ApiRoutes[N]>> &
+  Field<'query', RequestQuery<ApiRoutes[N]>>;
+
+/** The input as an argument: optional when nothing in it is required. */
+type Optional<T> = object extends T ? [input?: T] : [input: T];
+
+/**
+ * Calls a route of the API on this origin, its method and URL from the contract (`:param`s filled in and
+ * encoded, the query appended), and returns its JSON answer, typed by the contract. A state-changing route
+ * without a body is sent `{}`. Error answers become the catalogue's {@link DialError} (with
+ * `retryAfterSeconds` from `Retry-After`; {@link isRouteError} narrows it to a code the route declares); a
+ * request that never got an answer becomes `network_error`. An aborted request rejects with the AbortError
+ * as it is.
+ *
+ * @example
+ * ```ts
+ * const { user } = await callApi('me', { signal });
+ * await callApi('endSession', { params: { id }, body: {} });
+ * ```
+ */
+export async function callApi<N extends RouteName>(
+  name: N,
+  ...[input]: Optional<CallInput<N>>
+): Promise<Answer<N>> {
+  const { method } = ENDPOINTS[name];
+  const path = urlOf(name, ...([input] as Optional<UrlInput<N>>));
   const headers: Record<string, string> = { Accept: 'application/json' };
   const init: RequestInit = { method, credentials: 'same-origin', headers };
-  if (options.body !== undefined) {
+  const body = (input as { body?: unknown } | undefined)?.body;
+  if (method !== 'GET') {
     headers['Content-Type'] = 'application/json';
-    init.body = JSON.stringify(options.body);
+    init.body = JSON.stringify(body ?? {});
   }
-  if (options.signal !== undefined) init.signal = options.signal;
+  if (input?.signal !== undefined) init.signal = input.signal;
 
   let response: Response;
   try {
@@ -34,16 +86,61 @@ export async function requestJson<T>(
     throw new DialError('network_error', { cause: error, details: `${method} ${path}` });
   }
 
-  // 204 No Content: nothing to read (callers of such routes expect `undefined`).
-  if (response.status === 204) return undefined as T;
-  const body = await readJson(response);
-  if (!response.ok) throw toDialError(response, body);
-  if (body === undefined) {
+  // 204 No Content: nothing to read (the contract's answer is `undefined`).
+  if (response.status === 204) return undefined as Answer<N>;
+  const answer = await readJson(response);
+  if (!response.ok) throw toDialError(response, answer);
+  if (answer === undefined) {
     throw new DialError('internal_error', {
       details: `${method} ${path}: HTTP ${response.status} without JSON`,
     });
   }
-  return body as T;
+  // The one place the JSON is taken for what the contract says: the server serializes by the same schemas.
+  return answer as Answer<N>;
+}
+
+/**
+ * The URL of a route on this origin (for an EventSource, a link): its `:param`s filled in, each encoded,
+ * and its query appended (entries left undefined or null are left out).
+ */
+export function urlOf<N extends RouteName>(name: N, ...[input]: Optional<UrlInput<N>>): string {
+  const { url } = ENDPOINTS[name];
+  const { params, query } = (input ?? {}) as { params?: object; query?: object };
+  const path = url.replace(/:(\w+)/g, (_, key: string) => {
+    const value: unknown = (params as Record<string, unknown> | undefined)?.[key];
+    if (value === undefined || value === null) throw new Error(`${url}: no value for :${key}`);
+    return encodeURIComponent(String(value));
+  });
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(query ?? {})) {
+    if (value !== undefined && value !== null) search.set(key, String(value));
+  }
+  const encoded = search.toString();
+  return encoded === '' ? path : `${path}?${encoded}`;
+}
+
+/**
+ * Opens the route's stream of server-sent events on this origin (with the session cookie), at
+ * {@link urlOf}'s URL.
+ */
+export function openEventStream<N extends RouteName>(
+  name: N,
+  ...[input]: Optional<UrlInput<N>>
+): EventSource {
+  return new EventSource(urlOf(name, ...([input] as Optional<UrlInput<N>>)));
+}
+
+/**
+ * Whether `error` is the route's error answer `code`. The code must be one a call of that route may reject
+ * with (its declared codes, those of any request, `network_error`): a code the route cannot answer does not
+ * compile.
+ */
+export function isRouteError<N extends RouteName, C extends CallErrorCode<N>>(
+  _route: N,
+  error: unknown,
+  code: C,
+): error is DialError & { readonly code: C } {
+  return error instanceof DialError && error.code === code;
 }
 
 function toDialError(response: Response, body: unknown): DialError {

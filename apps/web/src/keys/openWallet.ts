@@ -1,5 +1,6 @@
-import { createWalletShares, DialError, encodeShare, isDialError } from '@dial/core';
+import { createWalletShares, DialError, encodeShare } from '@dial/core';
 import { generatePrivateKey } from 'viem/accounts';
+import { isRouteError } from '../api/client';
 import { createWallet, getWallet } from '../api/endpoints';
 import type { StoredWallet } from '../api/types';
 import { splitId } from './deviceShareRecords';
@@ -91,7 +92,7 @@ async function findWallet(): Promise<StoredWallet | null> {
   try {
     return await getWallet();
   } catch (error) {
-    if (isDialError(error, 'wallet_not_found')) return null;
+    if (isRouteError('getWallet', error, 'wallet_not_found')) return null;
     throw error;
   }
 }
@@ -143,7 +144,7 @@ async function createAndRegister(userId: string): Promise<OpenedWallet | null> {
       });
       await createWallet(address, encodeShare(authShare), proof);
     } catch (error) {
-      if (isDialError(error, 'embedded_wallet_already_exists')) {
+      if (isRouteError('registerWallet', error, 'embedded_wallet_already_exists')) {
         await deviceShareStore.discard(userId, entry);
         return null;
       }

@@ -1,6 +1,5 @@
-import type { RecoveryOprfAnswer } from '@dial/api';
 import { blindRecoveryPassword, decodeShare, encodeShare, finalizeRecoveryPassword } from '@dial/core';
-import { requestJson } from '../api/client';
+import { callApi } from '../api/client';
 
 /**
  * Told how many of the user's recovery tries the hour still allows after an evaluation and, when none is,
@@ -18,16 +17,14 @@ export type EvaluateBlinded = (
 ) => Promise<Uint8Array>;
 
 /**
- * `POST /api/wallet/recovery/oprf`: the server evaluates the blinded password. Counted against the hourly
+ * `recoveryOprf`: the server evaluates the blinded password. Counted against the hourly
  * recovery limit (`too_many_requests` with the wait after it); the answer says how much of it is left.
  */
 export async function evaluateOnServer(
   blindedElement: Uint8Array,
   onTriesLeft?: TriesLeftListener,
 ): Promise<Uint8Array> {
-  const answer = await requestJson<RecoveryOprfAnswer>('POST', '/api/wallet/recovery/oprf', {
-    body: { blindedElement: encodeShare(blindedElement) },
-  });
+  const answer = await callApi('recoveryOprf', { body: { blindedElement: encodeShare(blindedElement) } });
   if (typeof answer.triesLeft === 'number') onTriesLeft?.(answer.triesLeft, answer.retryAfterSeconds);
   return decodeShare(answer.evaluatedElement);
 }

@@ -1,6 +1,7 @@
 import { combineWalletShares, DialError, decodeShare, isDialError } from '@dial/core';
+import type { Answer } from '../api/client';
 import { getWallet } from '../api/endpoints';
-import { getRecovery, reportRecoveryFailed, type StoredRecovery } from '../api/shareEndpoints';
+import { getRecovery, reportRecoveryFailed } from '../api/shareEndpoints';
 import type { PasskeyKdf, ProtectedRecoveryShare } from '../api/types';
 import { evaluatePasskey } from './passkey';
 import { openWithPrf, protectWithPrf } from './passkeyKey';
@@ -112,7 +113,7 @@ export async function recoverToRotation(
  * output is fetched only once it opened, for re-wrapping.
  */
 async function unlockWithPassword(
-  stored: StoredRecovery,
+  stored: Answer<'getRecovery'>,
   address: string,
   password: string,
   evaluate: EvaluateBlinded,

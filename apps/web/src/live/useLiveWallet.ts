@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { type Chain, formatUnits } from 'viem';
-import { requestJson } from '../api/client';
+import { callApi, openEventStream } from '../api/client';
 import type { WalletEvent } from '../api/types';
 import { checkBalances, notifyWalletChange, onWalletChange } from './walletChanges';
 import './live.css';
@@ -12,19 +12,9 @@ const MAX_RETRY_MS = 60_000;
 /** How long an announcement stays on screen. */
 const ANNOUNCEMENT_MS = 10_000;
 
-/** What the announcement reads of a history entry (fields `GET /api/activity` items have always had). */
-interface EntryFields {
-  id: string;
-  direction: string;
-  chainId: number;
-  asset: string;
-  amount: string;
-  status?: string;
-}
-
 /**
  * Keeps the wallet live while it is shown and the page is visible: the server's stream of wallet events
- * (`GET /api/events`) tells every listener of {@link onWalletChange}; the balances are read again on a change,
+ * (`walletEvents`) tells every listener of {@link onWalletChange}; the balances are read again on a change,
  * when the page comes back, on focus and every few seconds; money received is announced politely ("Received
  * 0.005 ETH on Local"). Hidden, the page holds no connection; visible again, it reopens the stream and
  * reloads once (events may have been missed).
@@ -64,8 +54,7 @@ function startLiveWallet(chains: () => readonly Chain[]): () => void {
 
   const open = () => {
     if (source !== null || sessionEnded || !visible()) return;
-    const query = lastId === null ? '' : `?${new URLSearchParams({ after: lastId })}`;
-    const events = new EventSource(`/api/events${query}`);
+    const events = openEventStream('walletEvents', { query: { after: lastId ?? undefined } });
     source = events;
     events.onopen = () => {
       failures = 0;
@@ -102,7 +91,7 @@ function startLiveWallet(chains: () => readonly Chain[]): () => void {
 
   const announce = async (event: Extract<WalletEvent, { kind: 'activity' }>) => {
     if (announced.has(event.entryId)) return;
-    const page = await requestJson<{ items: EntryFields[] }>('GET', '/api/activity?limit=20');
+    const page = await callApi('listActivity', { query: { limit: 20 } });
     const entry = page.items.find((item) => item.id === event.entryId);
     if (entry === undefined || entry.direction !== 'received' || announced.has(entry.id)) return;
     // A pending entry is announced when it settles; a failed one brought nothing.

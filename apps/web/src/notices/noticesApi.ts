@@ -1,20 +1,15 @@
-import { requestJson } from '../api/client';
+import { callApi } from '../api/client';
 import type { NoticePage } from '../api/types';
 
 /**
- * `GET /api/account/notices`: a page of the account's security notices, newest first, and how many of all
- * of them are unread. Pass the previous page's `nextCursor` as `cursor` for the next (older) one.
+ * `listNotices`: a page of the account's security notices, newest first, and how many of all of them are
+ * unread. Pass the previous page's `nextCursor` as `cursor` for the next (older) one.
  */
 export function listNotices(
   options: { limit?: number; cursor?: string | null; signal?: AbortSignal } = {},
 ): Promise<NoticePage> {
-  const query = new URLSearchParams();
-  if (options.limit !== undefined) query.set('limit', String(options.limit));
-  if (options.cursor != null) query.set('cursor', options.cursor);
-  const search = query.toString();
-  return requestJson<NoticePage>('GET', `/api/account/notices${search === '' ? '' : `?${search}`}`, {
-    signal: options.signal,
-  });
+  const { limit, cursor, signal } = options;
+  return callApi('listNotices', { query: { limit, cursor: cursor ?? undefined }, signal });
 }
 
 /**
@@ -22,8 +17,6 @@ export function listNotices(
  * one that came meanwhile stays unread), or all of them. Answers how many were unread.
  */
 export async function markNoticesRead(upTo?: string): Promise<number> {
-  const { marked } = await requestJson<{ marked: number }>('POST', '/api/account/notices/read', {
-    body: upTo === undefined ? {} : { upTo },
-  });
+  const { marked } = await callApi('markNoticesRead', { body: upTo === undefined ? {} : { upTo } });
   return marked;
 }

@@ -1,5 +1,6 @@
 import { useCallback, useState } from 'react';
-import { type ReauthStarted, startReauth, verifyReauth } from '../api/shareEndpoints';
+import type { Answer } from '../api/client';
+import { startReauth, verifyReauth } from '../api/shareEndpoints';
 import { useCodeCheck } from '../sign-in/useCodeCheck';
 
 /**
@@ -8,7 +9,7 @@ import { useCodeCheck } from '../sign-in/useCodeCheck';
  * clears the field; an expired or exhausted code asks for a new one.
  */
 export function useReauth(onConfirmed: () => void) {
-  const [sent, setSent] = useState<(ReauthStarted & { resendAt: number }) | null>(null);
+  const [sent, setSent] = useState<(Answer<'reauthStart'> & { resendAt: number }) | null>(null);
   const check = useCodeCheck<unknown, 'send'>(verifyReauth, onConfirmed);
   const { run, codeReplaced } = check;
 

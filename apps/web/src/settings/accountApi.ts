@@ -1,36 +1,23 @@
 import { proofBody } from '../account/accountChangesApi';
-import type { PendingAnswer } from '../account/makeAccountChange';
-import { requestJson } from '../api/client';
-import type {
-  AccountProof,
-  OtpChannel,
-  OtpStarted,
-  SessionInfo,
-  SignInMethod,
-  SiweNonce,
-} from '../api/types';
+import { type Answer, callApi } from '../api/client';
+import type { AccountProof, OtpChannel, SessionInfo, SiweNonce } from '../api/types';
 
-/** A method route's answer when the change was made. */
-export interface MethodAnswer {
-  method: SignInMethod;
-}
+/** The person's sign-in methods, oldest first, and how many they may have. */
+export type MethodList = Answer<'listMethods'>;
 
-/** `GET /api/auth/methods`: the person's sign-in methods, oldest first, and how many they may have. */
-export interface MethodList {
-  methods: SignInMethod[];
-  maxMethods: number;
-}
+/** A method route's answer when the change was made (200). */
+export type MethodAnswer = Extract<Answer<'updateMethod'>, { method: unknown }>;
 
 export function listMethods(signal?: AbortSignal): Promise<MethodList> {
-  return requestJson<MethodList>('GET', '/api/auth/methods', { signal });
+  return callApi('listMethods', { signal });
 }
 
 /**
  * Sends a code to a phone number (E.164) or e-mail address to link; rejects with `method_already_linked`,
  * `methods_limit_reached` or `delivery_failed`, or a rate limit's code.
  */
-export function startLinkCode(channel: OtpChannel, to: string): Promise<OtpStarted> {
-  return requestJson<OtpStarted>('POST', '/api/auth/methods/code', { body: { channel, to } });
+export function startLinkCode(channel: OtpChannel, to: string): Promise<Answer<'linkCodeStart'>> {
+  return callApi('linkCodeStart', { body: { channel, to } });
 }
 
 /**
@@ -43,15 +30,13 @@ export function verifyLinkCode(
   to: string,
   code: string,
   proof: AccountProof | null = null,
-): Promise<MethodAnswer | PendingAnswer> {
-  return requestJson('POST', '/api/auth/methods/code/verify', {
-    body: { channel, to, code, ...proofBody(proof) },
-  });
+): Promise<Answer<'linkCodeVerify'>> {
+  return callApi('linkCodeVerify', { body: { channel, to, code, ...proofBody(proof) } });
 }
 
 /** A nonce for the SIWE message that links a wallet, bound to this session. */
 export function getLinkWalletNonce(): Promise<SiweNonce> {
-  return requestJson<SiweNonce>('POST', '/api/auth/methods/wallet/nonce', { body: {} });
+  return callApi('linkWalletNonce');
 }
 
 /** Links the address that signed `message` (a SIWE message with a link nonce): at once with the proof. */
@@ -59,10 +44,8 @@ export function linkWallet(
   message: string,
   signature: string,
   proof: AccountProof | null = null,
-): Promise<MethodAnswer | PendingAnswer> {
-  return requestJson('POST', '/api/auth/methods/wallet', {
-    body: { message, signature, ...proofBody(proof) },
-  });
+): Promise<Answer<'linkWallet'>> {
+  return callApi('linkWallet', { body: { message, signature, ...proofBody(proof) } });
 }
 
 /** Turns a phone number's findability for send-to-phone on or off: at once with the proof. */
@@ -70,33 +53,25 @@ export function setFindable(
   id: string,
   findable: boolean,
   proof: AccountProof | null = null,
-): Promise<MethodAnswer | PendingAnswer> {
-  return requestJson('PATCH', methodPath(id), { body: { findable, ...proofBody(proof) } });
+): Promise<Answer<'updateMethod'>> {
+  return callApi('updateMethod', { params: { id }, body: { findable, ...proofBody(proof) } });
 }
 
 /**
  * Unlinks a method, at once with the proof; rejects with `last_method` for the only one, `not_found` when
  * it is gone, `method_outranked` from a session of a method linked without proof.
  */
-export function removeMethod(
-  id: string,
-  proof: AccountProof | null = null,
-): Promise<{ ok: true } | PendingAnswer> {
-  return requestJson('POST', `${methodPath(id)}/remove`, { body: proofBody(proof) });
+export function removeMethod(id: string, proof: AccountProof | null = null): Promise<Answer<'removeMethod'>> {
+  return callApi('removeMethod', { params: { id }, body: proofBody(proof) });
 }
 
 /** Makes a wallet linked without proof the account's wallet: at once with the proof. */
-export function useWallet(
-  id: string,
-  proof: AccountProof | null = null,
-): Promise<MethodAnswer | PendingAnswer> {
-  return requestJson('POST', `${methodPath(id)}/use-wallet`, { body: proofBody(proof) });
+export function useWallet(id: string, proof: AccountProof | null = null): Promise<Answer<'useWallet'>> {
+  return callApi('useWallet', { params: { id }, body: proofBody(proof) });
 }
 
 export async function listSessions(signal?: AbortSignal): Promise<SessionInfo[]> {
-  const { sessions } = await requestJson<{ sessions: SessionInfo[] }>('GET', '/api/auth/sessions', {
-    signal,
-  });
+  const { sessions } = await callApi('listSessions', { signal });
   return sessions;
 }
 
@@ -104,25 +79,16 @@ export async function listSessions(signal?: AbortSignal): Promise<SessionInfo[]>
  * Ends one session on every server at once (another one: with the proof, else it waits); rejects with
  * `not_found` when it has ended already.
  */
-export function endSession(
-  id: string,
-  proof: AccountProof | null = null,
-): Promise<{ ok: true } | PendingAnswer> {
-  return requestJson('POST', `/api/auth/sessions/${encodeURIComponent(id)}/end`, { body: proofBody(proof) });
+export function endSession(id: string, proof: AccountProof | null = null): Promise<Answer<'endSession'>> {
+  return callApi('endSession', { params: { id }, body: proofBody(proof) });
 }
 
 /** Ends every session of the person but this one (with the proof, else it waits); says how many ended. */
-export function endOtherSessions(
-  proof: AccountProof | null = null,
-): Promise<{ ended: number } | PendingAnswer> {
-  return requestJson('POST', '/api/auth/sessions/end-others', { body: proofBody(proof) });
+export function endOtherSessions(proof: AccountProof | null = null): Promise<Answer<'endOtherSessions'>> {
+  return callApi('endOtherSessions', { body: proofBody(proof) });
 }
 
 /** Ends this session and clears the cookie; the others at once with the proof, else they wait. */
-export function logoutEverywhere(proof: AccountProof | null = null): Promise<{ ok: true } | PendingAnswer> {
-  return requestJson('POST', '/api/auth/logout/everywhere', { body: proofBody(proof) });
-}
-
-function methodPath(id: string): string {
-  return `/api/auth/methods/${encodeURIComponent(id)}`;
+export function logoutEverywhere(proof: AccountProof | null = null): Promise<Answer<'logoutEverywhere'>> {
+  return callApi('logoutEverywhere', { body: proofBody(proof) });
 }

@@ -1,28 +1,24 @@
 import { proofBody } from '../account/accountChangesApi';
-import { type ChangeOutcome, makeAccountChange, type PendingAnswer } from '../account/makeAccountChange';
-import { requestJson } from '../api/client';
+import { type ChangeOutcome, makeAccountChange } from '../account/makeAccountChange';
+import { type Answer, callApi } from '../api/client';
 import type { AccountProof, BrowserInfo } from '../api/types';
 
-/** `GET /api/auth/browsers`: the browsers the account has signed in from, the most recently seen first. */
+/** The browsers the account has signed in from, the most recently seen first (`listBrowsers`). */
 export async function listBrowsers(signal?: AbortSignal): Promise<BrowserInfo[]> {
-  const { browsers } = await requestJson<{ browsers: BrowserInfo[] }>('GET', '/api/auth/browsers', {
-    signal,
-  });
+  const { browsers } = await callApi('listBrowsers', { signal });
   return browsers;
 }
 
 /**
- * `POST /api/auth/browsers/:id/forget`: with the key's proof, forgets the browser at once (its sessions end;
+ * `forgetBrowser`: with the key's proof, forgets the browser at once (its sessions end;
  * answers how many); without, asks for it (202 `{pending}`: it waits out the cooling-off period). Rejects
  * with `not_found` when the browser is gone already.
  */
 export function forgetBrowser(
   id: string,
   proof: AccountProof | null = null,
-): Promise<{ endedSessions: number } | PendingAnswer> {
-  return requestJson('POST', `/api/auth/browsers/${encodeURIComponent(id)}/forget`, {
-    body: proofBody(proof),
-  });
+): Promise<Answer<'forgetBrowser'>> {
+  return callApi('forgetBrowser', { params: { id }, body: proofBody(proof) });
 }
 
 /**

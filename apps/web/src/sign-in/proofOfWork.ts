@@ -1,5 +1,5 @@
-import { isDialError } from '@dial/core';
 import type { Challenge } from 'altcha-lib';
+import { isRouteError } from '../api/client';
 
 /** The challenge a `403 proof_of_work_required` answer carries (ALTCHA v2: signed parameters). */
 export type ProofChallenge = Required<Pick<Challenge, 'parameters' | 'signature'>>;
@@ -9,7 +9,7 @@ export type ProofChallenge = Required<Pick<Challenge, 'parameters' | 'signature'
  * error's `cause`); `undefined` for any other error.
  */
 export function proofChallengeOf(error: unknown): ProofChallenge | undefined {
-  if (!isDialError(error, 'proof_of_work_required')) return undefined;
+  if (!isRouteError('otpStart', error, 'proof_of_work_required')) return undefined;
   const body = error.cause;
   if (typeof body !== 'object' || body === null || !('challenge' in body)) return undefined;
   const { challenge } = body as { challenge: unknown };
