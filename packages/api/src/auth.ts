@@ -130,7 +130,7 @@ export const reauthStartRoute = defineRoute({
   response: {
     200: Type.Object({
       ok: Type.Literal(true),
-      channel: Type.Enum(['sms', 'email']),
+      channel: ChannelSchema,
       resendAfterSeconds: Type.Integer(),
       expiresInSeconds: Type.Integer(),
     }),

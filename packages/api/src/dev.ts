@@ -2,7 +2,7 @@
 import { type Static, Type } from 'typebox';
 import { defineRoute } from './defineRoute.js';
 import { ENDPOINTS } from './endpoints.js';
-import { HexString } from './shapes.js';
+import { ChannelSchema, HexString } from './shapes.js';
 
 export const outboxRoute = defineRoute({
   ...ENDPOINTS.outbox,
@@ -13,7 +13,7 @@ export const outboxRoute = defineRoute({
       messages: Type.Array(
         Type.Object({
           id: Type.String(),
-          channel: Type.Enum(['sms', 'email']),
+          channel: ChannelSchema,
           to: Type.String(),
           subject: Type.String(),
           text: Type.String(),

@@ -1,3 +1,4 @@
+import { MINUTE_MS } from '@dial/core';
 import { useEffect, useRef } from 'react';
 import { type Chain, formatUnits } from 'viem';
 import { callApi, openEventStream } from '../api/client';
@@ -8,7 +9,7 @@ import './live.css';
 /** How often the balances are read again while the page is visible (money from outside Dial). */
 const BALANCE_POLL_MS = 12_000;
 /** The longest wait before opening the stream again after it failed. */
-const MAX_RETRY_MS = 60_000;
+const MAX_RETRY_MS = MINUTE_MS;
 /** How long an announcement stays on screen. */
 const ANNOUNCEMENT_MS = 10_000;
 

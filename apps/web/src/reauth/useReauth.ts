@@ -1,3 +1,4 @@
+import { SECOND_MS } from '@dial/core';
 import { useCallback, useState } from 'react';
 import type { Answer } from '../api/client';
 import { startReauth, verifyReauth } from '../api/shareEndpoints';
@@ -17,7 +18,7 @@ export function useReauth(onConfirmed: () => void) {
     () =>
       run('send', async () => {
         const started = await startReauth();
-        setSent({ ...started, resendAt: Date.now() + started.resendAfterSeconds * 1000 });
+        setSent({ ...started, resendAt: Date.now() + started.resendAfterSeconds * SECOND_MS });
         codeReplaced();
       }),
     [run, codeReplaced],
