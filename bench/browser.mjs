@@ -1,8 +1,8 @@
 // The sign-in page's first load (issue 12), in Chromium with the CPU slowed down 4× (CDP
 // `Emulation.setCPUThrottlingRate`), each figure as a ratio to a reference measured in the same run: a bare
-// React 19 "hello" page (bench/hello/), built with the web app's Vite, React plugin, target and
-// precompression, and served by Dial's own server (`WEB_DIST_DIR`), so both pages come with the same
-// headers and the same brotli.
+// React 19 "hello" page (bench/hello/), built with the web app's React, Vite, React plugin, target and
+// precompression (the packages are @dial/web's: the hello page runs the very React the app runs), and served
+// by Dial's own server (`WEB_DIST_DIR`), so both pages come with the same headers and the same brotli.
 //
 // - usable: Dial's sign-in form usable, the moment the phone input is in the page and neither disabled nor
 //   read-only, against the hello page's first render, the moment its heading is in the page. Both moments
