@@ -1,33 +1,21 @@
-import { readFileSync } from 'node:fs';
-import fastifySwagger from '@fastify/swagger';
-import { type TypeBoxTypeProvider, TypeBoxValidatorCompiler } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import type { Channel } from '@dial/core';
+import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
-import pino from 'pino';
+import { registerAccount } from './account/registerAccount.js';
 import { registerAccountChangeRoutes } from './accountChanges/accountChangeRoutes.js';
 import { registerActivityRoutes } from './activity/activityRoutes.js';
-import { startTransferCheckTimer } from './activity/transferCheckTimer.js';
 import type { AppContext } from './appContext.js';
-import { registerAccountSessionRoutes } from './auth/accountSessionRoutes.js';
-import { registerBrowserRoutes } from './auth/browserRoutes.js';
 import { chooseTransports } from './auth/chooseTransports.js';
-import { registerMethodRoutes } from './auth/methodRoutes.js';
-import { registerOtpRoutes } from './auth/otpRoutes.js';
-import { registerReauthRoutes } from './auth/reauthRoutes.js';
-import { registerSessionRoutes } from './auth/sessionRoutes.js';
-import { registerSessions, SESSION_COOKIE } from './auth/sessions.js';
-import { registerSiweRoutes } from './auth/siwe/siweRoutes.js';
+import { registerAuth } from './auth/registerAuth.js';
+import { SESSION_COOKIE } from './auth/sessions.js';
 import { type ChainReader, createChainReader } from './chain/chainReader.js';
-import { createChainWatchDeps } from './chainWatch/chainWatch.js';
-import { startChainWatchTimer } from './chainWatch/chainWatchTimer.js';
-import { watchedChains } from './chainWatch/watchedChains.js';
-import { type AppConfig, decideOnrampProvider, isLoopbackHost } from './config/index.js';
+import { registerChainWatch } from './chainWatch/chainWatchTimer.js';
+import { type AppConfig, configWarnings, isUnderTest } from './config/index.js';
 import { deriveKey } from './crypto/deriveKey.js';
 import { createDatabase } from './db/createDatabase.js';
 import type { Database } from './db/database.js';
 import { migrateToLatest } from './db/migrateToLatest.js';
-import { sweepExpiredRows } from './db/sweepExpiredRows.js';
-import type { Channel, MessageTransport } from './delivery/index.js';
+import type { MessageTransport } from './delivery/index.js';
 import { createDatabaseOutboxStore } from './dev/outboxStore.js';
 import { sendFromFaucet } from './devchain/index.js';
 import { registerEventRoutes } from './events/eventRoutes.js';
@@ -39,33 +27,22 @@ import {
 } from './events/walletStreams.js';
 import { registerOriginCheck } from './http/checkOrigin.js';
 import { registerCookies } from './http/cookies.js';
+import { createHttpApp } from './http/createHttpApp.js';
 import { registerErrorHandling } from './http/errorHandling.js';
-import { httpServerOptions, watchHttpServer } from './http/httpServer.js';
-import { withLazyChildren } from './http/lazyChildLogger.js';
-import { lazySerializerCompiler } from './http/lazySerializers.js';
-import { redactUrl } from './http/redactUrl.js';
+import { registerOpenApi } from './http/openApi.js';
 import { registerControlCharacterCheck } from './http/refuseControlCharacters.js';
 import { registerUndeclaredErrorCheck } from './http/refuseUndeclaredErrors.js';
-import { OneLineRequestLog } from './http/requestLog.js';
 import { registerSecurityHeaders } from './http/securityHeaders.js';
 import { serveWebApp } from './http/serveWebApp.js';
-import type { TypedApp } from './http/typedApp.js';
 import { registerNoticeRoutes } from './notices/noticeRoutes.js';
-import { availableOffers } from './onramp/availableOffers.js';
-import { createCoinbaseProvider } from './onramp/coinbaseProvider.js';
-import type { OnrampProvider } from './onramp/onrampProvider.js';
-import { registerOnrampRoutes } from './onramp/onrampRoutes.js';
+import { createOnramp, onrampInfo, registerOnramp } from './onramp/registerOnramp.js';
 import { registerPriceRoutes } from './prices/priceRoutes.js';
 import { connectRedis, type RedisClient } from './rateLimit/connectRedis.js';
 import type { RateLimiter } from './rateLimit/rateLimiter.js';
 import { createRedisRateLimiter } from './rateLimit/redisRateLimiter.js';
 import { createSqlRateLimiter } from './rateLimit/sqlRateLimiter.js';
-import { SERVER_ROOT } from './serverRoot.js';
-import { type RepeatingTask, startRepeatingTask } from './system/repeatingTask.js';
 import { registerSystemRoutes } from './system/systemRoutes.js';
-import { registerRecipientRoutes } from './wallet/recipientRoutes.js';
-import { registerRecoveryOprfRoutes } from './wallet/recoveryOprfRoutes.js';
-import { registerWalletRoutes } from './wallet/walletRoutes.js';
+import { registerWallet } from './wallet/registerWallet.js';
 
 /** What {@link buildApp} can be given instead of building it from the configuration (tests do). */
 export interface AppDeps {
@@ -89,34 +66,14 @@ export interface AppDeps {
   walletStreams?: Partial<WalletStreamSettings>;
 }
 
-/** Request bodies are small JSON documents; the JSON-RPC proxy allows more on its own route. */
-const BODY_LIMIT_BYTES = 16 * 1024;
-/** How often expired codes, sessions and rate-limit windows are deleted. */
-const SWEEP_INTERVAL_MS = 10 * 60_000;
-
-/**
- * Log paths that could carry secrets: session cookies, authorization headers, bodies (codes, auth shares).
- * Fastify's default serializers log none of them; this keeps it so if a log call adds them.
- */
-const REDACTED_PATHS = [
-  'req.headers.authorization',
-  'req.headers.cookie',
-  'res.headers["set-cookie"]',
-  'headers.authorization',
-  'headers.cookie',
-  'req.body',
-  'body',
-  'code',
-  'token',
-  'authShare',
-  '*.authShare',
-];
-
 /**
  * Builds the Dial server: the API, the dev routes outside production, and the web app when it is built.
  * Runs the database migrations first, then connects to Redis when `REDIS_URL` is set (and fails when it
  * cannot). Does not listen: call `listen()`, or drive it with `inject()`. Closing the app closes what it
  * opened (the database unless it was given, the Redis connection, SMTP connections, timers).
+ *
+ * Wiring only: the shared services (database, Redis, rate limiter, transports, the wallet streams) go into
+ * the {@link AppContext}, then each feature registers its routes, timers and hooks.
  */
 export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<FastifyInstance> {
   const ownsDb = deps.db === undefined;
@@ -144,41 +101,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
     throw error;
   }
 
-  const logger = pino(
-    {
-      level: config.logLevel,
-      redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
-      // Fastify's request serializer, with secrets in the query (the on-ramp's sessionToken) blanked; Fastify
-      // adds its own for the rest (`res`, `err`).
-      serializers: {
-        req: (request: FastifyRequest) => ({
-          method: request.method,
-          url: redactUrl(request.url),
-          host: request.host,
-          remoteAddress: request.ip,
-          remotePort: request.socket?.remotePort,
-        }),
-      },
-    },
-    // To stdout through a buffer written in the background (pino flushes it when the process exits), so a
-    // request does not wait on a write(2) of its log lines.
-    deps.logStream ?? pino.destination({ dest: 1, sync: false }),
-  );
-  const app = Fastify({
-    // A request's child logger (with its reqId) is made when it first logs, not for every request.
-    loggerInstance: withLazyChildren(logger),
-    logController: new OneLineRequestLog(),
-    bodyLimit: BODY_LIMIT_BYTES,
-    // TRUST_PROXY, the timeouts and connection cap, and catalogue answers to requests that cannot be read
-    // (over-size headers, an unknown method, a timeout, a malformed URL), with the security headers.
-    ...httpServerOptions(config),
-  }).withTypeProvider<TypeBoxTypeProvider>();
-  watchHttpServer(app, config);
-  // TypeBox's own checker: strict types (no coercion of 1 to "1"), exactly what the schemas say.
-  app.setValidatorCompiler(TypeBoxValidatorCompiler);
-  // Each response serializer is compiled at its first use rather than all of them at start.
-  app.setSerializerCompiler(lazySerializerCompiler());
-
+  const app = createHttpApp(config, deps.logStream);
   logRedisError = (error) => app.log.error({ err: error }, 'Redis connection failed; reconnecting');
   const rateLimiter: RateLimiter =
     redis === null || config.redis === null
@@ -218,173 +141,51 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
     },
   };
 
-  let sweep: RepeatingTask | undefined;
-  let transferChecks: RepeatingTask | undefined;
-  let chainWatch: RepeatingTask | undefined;
-  app.addHook('onReady', async () => {
-    sweep = startRepeatingTask(
-      () => sweepExpiredRows(db, ctx.now(), config),
-      SWEEP_INTERVAL_MS,
-      (error) => app.log.warn({ err: error }, 'sweeping expired rows failed'),
-    );
-    transferChecks = startTransferCheckTimer(ctx, app.log, deps.transferCheckIntervalMs);
-    const chains = watchedChains(config);
-    if (config.chainWatch.intervalMs > 0 && chains.length > 0) {
-      chainWatch = startChainWatchTimer(
-        createChainWatchDeps(ctx),
-        chains,
-        app.log,
-        config.chainWatch.intervalMs,
-      );
-    }
-  });
-  // Before the HTTP server closes: it waits for open answers, and a stream would never end by itself.
-  app.addHook('preClose', async () => {
-    await walletStreams.close();
-  });
+  // Added first, so run last: Fastify runs the `onClose` hooks last added first, and the features' own (their
+  // timers finishing the run at work, the wallet streams) need the database and Redis until they are done.
   app.addHook('onClose', async () => {
-    await walletStreams.close();
     await redisWake?.close();
-    // Before the database closes: the tick at work finishes first.
-    await sweep?.stop();
-    await transferChecks?.stop();
-    await chainWatch?.stop();
     chosen.close();
     // Requests have finished by now; destroy() also stops a reconnection in progress.
     redis?.destroy();
     if (ownsDb) await db.destroy();
   });
 
+  // What every request passes, before any route: a route keeps the error handler that is set when it is
+  // built, and awaiting a plugin (the web app's, below) builds the routes declared so far.
   registerCookies(app);
-  await app.register(fastifySwagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: {
-        title: 'Dial API',
-        version: readPackageVersion(),
-        description:
-          'Sign-in with one-time codes, sessions, and the embedded-wallet registry of a Dial server. ' +
-          'Errors are `{"error":{"code","message"}}` with a code from the error catalogue.',
-      },
-      components: {
-        securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE } },
-      },
-    },
-  });
-
-  // Only JSON bodies: text/plain (a "simple" cross-site request) is refused with 415 before any handler.
-  app.removeContentTypeParser('text/plain');
-
-  // Before any route: a route keeps the error handler that is set when it is built, and awaiting a plugin
-  // (the web app's, below) builds the routes declared so far.
+  await registerOpenApi(app, SESSION_COOKIE);
   let webAppFallback: Awaited<ReturnType<typeof serveWebApp>>;
   registerErrorHandling(app, async (request, reply) => webAppFallback?.(request, reply) ?? false);
   registerSecurityHeaders(app, config);
   registerOriginCheck(app, config.allowedOrigins);
   registerControlCharacterCheck(app);
-  // Under vitest (NODE_ENV=test): every error a test provokes is checked against the route's contract.
-  if (process.env.NODE_ENV === 'test') registerUndeclaredErrorCheck(app);
-  registerSessions(app, ctx);
+  // Under the tests: every error a test provokes is checked against the route's contract.
+  if (isUnderTest()) registerUndeclaredErrorCheck(app);
 
-  const typed: TypedApp = app;
-  const onrampOffers = availableOffers(config);
-  const onramp = await createOnrampProvider(ctx, onrampOffers);
-  registerSystemRoutes(typed, ctx, {
-    localChain: hasLocalChain(config),
-    onramp: onramp === null ? null : { provider: onramp.name, offers: onrampOffers },
-    redis,
-  });
-  registerOtpRoutes(typed, ctx);
-  registerSiweRoutes(typed, ctx);
-  registerSessionRoutes(typed, ctx);
-  registerReauthRoutes(typed, ctx);
-  registerMethodRoutes(typed, ctx);
-  registerAccountSessionRoutes(typed, ctx);
-  registerAccountChangeRoutes(typed, ctx, deps.accountChangeIntervalMs);
-  registerBrowserRoutes(typed, ctx);
-  registerNoticeRoutes(typed, ctx);
-  registerWalletRoutes(typed, ctx);
-  registerRecoveryOprfRoutes(typed, ctx);
-  registerRecipientRoutes(typed, ctx);
-  registerActivityRoutes(typed, ctx);
-  registerPriceRoutes(typed, ctx);
-  registerEventRoutes(typed, walletStreams);
-  if (onramp !== null) registerOnrampRoutes(typed, ctx, onramp, onrampOffers);
-  if (onramp?.name === 'sandbox') {
-    // Like the sandbox's provider, loaded only when it is on (never in production).
-    const { registerSandboxRoutes } = await import('./onramp/sandboxRoutes.js');
-    await registerSandboxRoutes(app, ctx, onrampOffers);
-  }
+  // The features, each with its routes, timers and hooks. Sign-in first: its session hook gives the others
+  // `app.requireUser`.
+  const onramp = await createOnramp(ctx);
+  registerAuth(app, ctx);
+  registerSystemRoutes(app, ctx, { onramp: onrampInfo(onramp), redis });
+  registerAccount(app, ctx);
+  registerAccountChangeRoutes(app, ctx, deps.accountChangeIntervalMs);
+  registerNoticeRoutes(app, ctx);
+  registerWallet(app, ctx);
+  registerActivityRoutes(app, ctx, deps.transferCheckIntervalMs);
+  registerChainWatch(app, ctx);
+  registerPriceRoutes(app, ctx);
+  registerEventRoutes(app, walletStreams);
+  await registerOnramp(app, ctx, onramp);
   if (config.environment !== 'production') {
     // Imported here, not at the top: a production server does not load the dev routes (nor the dev chain).
-    const { registerLocalChainRoutes, registerOutboxRoutes } = await import('./dev/devRoutes.js');
-    registerOutboxRoutes(typed, ctx);
-    if (hasLocalChain(config) && config.localChain !== null) {
-      registerLocalChainRoutes(typed, ctx, config.localChain.rpcUrl);
-    }
+    const { registerDevRoutes } = await import('./dev/devRoutes.js');
+    registerDevRoutes(app, ctx);
   }
 
   webAppFallback = await serveWebApp(app, config.webDistDir);
 
-  if (config.environment !== 'production' && !isLoopbackHost(config.host)) {
-    // loadConfig allows this only with DEV_ALLOW_REMOTE=true.
-    app.log.warn(
-      `HOST=${config.host} (DEV_ALLOW_REMOTE=true): the dev outbox at /dev/outbox shows every sign-in code to ` +
-        'anyone who can reach this port, so anyone on that network can sign in as anyone. Use ' +
-        'NODE_ENV=production for a server others reach.',
-    );
-  }
-  if (config.environment === 'production') {
-    if (new URL(config.publicUrl).protocol !== 'https:') {
-      app.log.warn('PUBLIC_URL is not https: browsers drop the Secure session cookie, so sign-in will fail');
-    }
-    for (const [chainId, rpcUrl] of Object.entries(config.rpcUrls)) {
-      // Not the URL itself: it may hold an API key.
-      if (new URL(rpcUrl).protocol !== 'https:') {
-        app.log.warn(
-          `RPC_URL_${chainId} is not https: browsers block it from an https page, so reading that chain fails`,
-        );
-      }
-    }
-    for (const channel of ['email', 'sms'] as const) {
-      if (ctx.transports[channel] === undefined) {
-        app.log.warn(`no ${channel === 'email' ? 'SMTP_URL' : 'Twilio settings'}: ${channel} sign-in is off`);
-      }
-    }
-  }
+  const channels = { email: ctx.transports.email !== undefined, sms: ctx.transports.sms !== undefined };
+  for (const warning of configWarnings(config, channels)) app.log.warn(warning);
   return app;
-}
-
-/**
- * The on-ramp provider the configuration picked (`decideOnrampProvider`, which a configuration built by hand
- * is held to as well), or none when it is off or has nothing to offer (then `/api/config` says
- * `onramp: null` and `/api/onramp/session` does not exist).
- */
-async function createOnrampProvider(
-  ctx: AppContext,
-  offers: ReturnType<typeof availableOffers>,
-): Promise<OnrampProvider | null> {
-  const { config } = ctx;
-  if (config.onramp === null || offers.length === 0) return null;
-  const coinbase = config.onramp.coinbase;
-  switch (decideOnrampProvider({ ...config, coinbase })) {
-    case 'coinbase':
-      return coinbase === null ? null : createCoinbaseProvider(coinbase, config.onramp, offers);
-    case 'sandbox': {
-      const { createSandboxProvider } = await import('./onramp/sandboxProvider.js');
-      return createSandboxProvider(ctx.db, config.publicUrl, ctx.now);
-    }
-    case 'off':
-      return null;
-  }
-}
-
-/** The local chain's routes exist in development and test with the local chain on, never in production. */
-function hasLocalChain(config: AppConfig): boolean {
-  return config.environment !== 'production' && config.localChain !== null;
-}
-
-function readPackageVersion(): string {
-  const text = readFileSync(new URL('package.json', SERVER_ROOT), 'utf8');
-  return (JSON.parse(text) as { version: string }).version;
 }

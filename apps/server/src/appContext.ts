@@ -1,9 +1,10 @@
+import type { Channel } from '@dial/core';
 import type { Kysely } from 'kysely';
 import type { Hex } from 'viem';
 import type { ChainReader } from './chain/chainReader.js';
 import type { AppConfig } from './config/index.js';
 import type { Database } from './db/database.js';
-import type { Channel, MessageTransport, OutboxStore } from './delivery/index.js';
+import type { MessageTransport, OutboxStore } from './delivery/index.js';
 import type { SendFromFaucetOptions } from './devchain/index.js';
 import type { RateLimiter } from './rateLimit/rateLimiter.js';
 

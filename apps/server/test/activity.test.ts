@@ -2,7 +2,7 @@ import { LOCAL_CHAIN_ID, SUPPORTED_CHAINS } from '@dial/core';
 import { type DevChain, startDevChain } from '@dial/devchain';
 import { type Address, getAddress } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RATE_LIMITS } from '../src/rateLimit/limits.js';
+import { RATE_LIMITS } from '../src/config/rateLimits.js';
 import {
   askToCheck,
   listActivity,

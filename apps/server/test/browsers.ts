@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { solveChallenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
 import type { LightMyRequestResponse } from 'fastify';
-import { DEFAULT_OTP_POLICY, type OtpPolicy } from '../src/auth/otpPolicy.js';
 import type { ProofChallenge } from '../src/auth/proofOfWork.js';
+import { DEFAULT_OTP_POLICY, type OtpPolicy } from '../src/config/otpPolicy.js';
 
 /** A new browser: a `dial_device` token as the server would set it (32 random bytes, base64url). */
 export function newDevice(): string {

@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordCredit } from '../src/activity/creditStore.js';
 import { recordSentCredit } from '../src/activity/recordSentCredit.js';
 import { chainClients } from '../src/chain/chainReader.js';
-import { type ChainWatchDeps, watchChains } from '../src/chainWatch/chainWatch.js';
+import { watchChains } from '../src/chainWatch/chainWatch.js';
+import type { ChainWatchDeps } from '../src/chainWatch/chainWatchDeps.js';
 import type { WatchedChain } from '../src/chainWatch/watchedChains.js';
 import type { AppConfig } from '../src/config/index.js';
 import {

@@ -2,7 +2,6 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DEFAULT_OTP_POLICY } from '../src/auth/otpPolicy.js';
 import { watchedChains } from '../src/chainWatch/watchedChains.js';
 import {
   ConfigError,
@@ -12,8 +11,9 @@ import {
   parseKey,
   parseTrustProxy,
 } from '../src/config/index.js';
+import { DEFAULT_OTP_POLICY } from '../src/config/otpPolicy.js';
+import { RATE_LIMITS } from '../src/config/rateLimits.js';
 import { wakeChannel } from '../src/events/redisWake.js';
-import { RATE_LIMITS } from '../src/rateLimit/limits.js';
 
 const HEX_KEY = 'ab'.repeat(32);
 
@@ -137,6 +137,22 @@ describe('loadConfig', () => {
       phones: ['+447400123456', '+12015550123'],
       wallets: ['0x8ba1f109551bD432803012645Ac136ddd64DBA72'],
     });
+  });
+
+  it('refuses a national phone number in the ALLOWLIST at start, naming the setting and the entry', () => {
+    // Read as American before: now every phone number the server reads is in international form.
+    for (const entry of ['(201) 555-0123', '2015550123', '07400 123456']) {
+      let message = '';
+      try {
+        loadConfig({ DATA_DIR: dataDir, ALLOWLIST: `ada@example.com, ${entry}` });
+      } catch (error) {
+        message = (error as Error).message;
+      }
+      expect(message).toMatch(
+        /^ALLOWLIST has an entry that is not .* a valid phone number in international form/,
+      );
+      expect(message).toContain(`${JSON.stringify(entry)} (not in international form)`);
+    }
   });
 
   it('refuses an ALLOWLIST entry that is neither', () => {

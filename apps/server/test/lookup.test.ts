@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { encodeShare, SHARE_LENGTH } from '@dial/core';
 import type { LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { RATE_LIMITS } from '../src/rateLimit/limits.js';
+import { RATE_LIMITS } from '../src/config/rateLimits.js';
 import { DIALECTS, useTestDatabase } from './databases.js';
 import { expectError } from './expectError.js';
 import { createTestApp, PHONE, type RequestOptions, type TestApp } from './testApp.js';
@@ -74,6 +74,23 @@ describe.each(DIALECTS)('the phone look-up on %s', (dialect) => {
     const t = await createTestApp(db());
     const sender = await t.signIn('email', 'ada@example.com');
     expectError(await lookup(t, typed, { token: sender.token }), 400, 'invalid_phone');
+  });
+
+  it('refuses a national number, read in no country, as sign-in refuses it: 400 invalid_phone', async () => {
+    const t = await createTestApp(db());
+    // An American number with a wallet: a national number read as American (as before) would find it.
+    const { token } = await t.signIn('sms', '+12015550123');
+    const authShare = encodeShare(new Uint8Array(randomBytes(SHARE_LENGTH)));
+    expect((await registerWallet(t, token, { authShare })).response.statusCode).toBe(201);
+    const sender = await t.signIn('email', 'ada@example.com');
+    expect((await lookup(t, '+1 201 555 0123', { token: sender.token })).statusCode).toBe(200);
+    for (const typed of ['(201) 555-0123', '2015550123', '07400 123456']) {
+      const found = await lookup(t, typed, { token: sender.token });
+      const signIn = await t.post('/api/auth/otp/start', { channel: 'sms', to: typed });
+      expectError(found, 400, 'invalid_phone');
+      expectError(signIn, 400, 'invalid_phone');
+      expect(found.json()).toEqual(signIn.json());
+    }
   });
 
   it('refuses a missing or empty phone parameter with 400 invalid_data', async () => {

@@ -4,12 +4,8 @@ import { linkMethod } from '../src/auth/linkMethod.js';
 import type { User } from '../src/auth/users.js';
 import { findOrCreateUser } from '../src/auth/users.js';
 import type { Database } from '../src/db/database.js';
-import {
-  createOutboxTransport,
-  DeliveryError,
-  type MessageTransport,
-  renderOutboxPage,
-} from '../src/delivery/index.js';
+import { createOutboxTransport, DeliveryError, type MessageTransport } from '../src/delivery/index.js';
+import { renderOutboxPage } from '../src/dev/outboxPage.js';
 import { createDatabaseOutboxStore } from '../src/dev/outboxStore.js';
 import { type NoticeKind, notifyOwner } from '../src/notices/notifyOwner.js';
 import { DIALECTS, useTestDatabase } from './databases.js';

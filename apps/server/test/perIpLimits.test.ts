@@ -33,7 +33,7 @@ function startFrom(t: TestApp, i: number, ip: string, via: 'socket' | 'proxy' = 
 describe('every per-IP rate limit', () => {
   it('counts its client by ipSubject, never by request.ip as it is', () => {
     const keys = sourceFiles().flatMap(({ path, text }) =>
-      [...text.matchAll(/:ip:\$\{([^}]*)/g)].map((match) => ({ path, subject: match[1] })),
+      [...text.matchAll(/rateKey\(\s*'\w+PerIp',\s*([^)]*)/g)].map((match) => ({ path, subject: match[1] })),
     );
     expect(keys.length).toBeGreaterThanOrEqual(7);
     for (const key of keys)

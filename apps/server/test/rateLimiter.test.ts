@@ -1,7 +1,8 @@
 import { DialError } from '@dial/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RateKey } from '../src/config/rateKey.js';
+import type { WindowLimit } from '../src/config/rateLimits.js';
 import { connectRedis, type RedisClient } from '../src/rateLimit/connectRedis.js';
-import type { WindowLimit } from '../src/rateLimit/limits.js';
 import type { RateLimiter } from '../src/rateLimit/rateLimiter.js';
 import { createRedisRateLimiter } from '../src/rateLimit/redisRateLimiter.js';
 import { createSqlRateLimiter } from '../src/rateLimit/sqlRateLimiter.js';
@@ -12,6 +13,8 @@ import { startTcpProxy } from './tcpProxy.js';
 const NOW = new Date('2030-01-01T12:00:00.000Z');
 const limit: WindowLimit = { max: 3, windowSeconds: 60 };
 const at = (offsetMs: number) => new Date(NOW.getTime() + offsetMs);
+/** A bare key: these tests are of the limiters, whatever names the routes' keys (`rateKey`). */
+const testKey = (text: string) => text as RateKey;
 
 /** One limiter implementation over a fresh store, for the shared cases. */
 interface LimiterUnderTest {
@@ -24,7 +27,7 @@ interface LimiterUnderTest {
 /** The behaviour every {@link RateLimiter} must have, whatever keeps its counters. */
 function describeRateLimiter(subject: () => LimiterUnderTest): void {
   const consume = (key: string, now: Date, which = 0) =>
-    subject().limiters()[which]!.consume(key, limit, now);
+    subject().limiters()[which]!.consume(testKey(key), limit, now);
   const refusal = (key: string, now: Date) =>
     consume(key, now).then(
       () => undefined,
@@ -92,7 +95,8 @@ function describeRateLimiter(subject: () => LimiterUnderTest): void {
   });
 
   describe('peek', () => {
-    const peek = (key: string, now: Date, which = 0) => subject().limiters()[which]!.peek(key, limit, now);
+    const peek = (key: string, now: Date, which = 0) =>
+      subject().limiters()[which]!.peek(testKey(key), limit, now);
 
     it('says how many more events the window allows, and counts nothing', async () => {
       await expect(peek('k', NOW)).resolves.toBe(3);
@@ -162,7 +166,7 @@ describe.runIf(testRedisUrl !== undefined)(`the Redis rate limiter ${NEEDS_TEST_
 
   it('lets the key expire when the counted window ends, by the caller’s clock', async () => {
     const limiter = createRedisRateLimiter(clients[0], { keyPrefix: prefix() });
-    await limiter.consume('k', limit, at(15_000));
+    await limiter.consume(testKey('k'), limit, at(15_000));
     const ttl = await clients[0].pTTL(`${prefix()}k`);
     expect(ttl).toBeGreaterThan(44_000);
     expect(ttl).toBeLessThanOrEqual(45_000);
@@ -176,10 +180,10 @@ describe.runIf(testRedisUrl !== undefined)(`the Redis rate limiter ${NEEDS_TEST_
       keyPrefix: prefix(),
       onFailure: (e) => failures.push(e),
     });
-    const error = await limiter.consume('k', limit, NOW).catch((caught: unknown) => caught);
+    const error = await limiter.consume(testKey('k'), limit, NOW).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(DialError);
     expect(error).toMatchObject({ code: 'rate_limit_unavailable', status: 503 });
-    const peeked = await limiter.peek('k', limit, NOW).catch((caught: unknown) => caught);
+    const peeked = await limiter.peek(testKey('k'), limit, NOW).catch((caught: unknown) => caught);
     expect(peeked).toBeInstanceOf(DialError);
     expect(peeked).toMatchObject({ code: 'rate_limit_unavailable', status: 503 });
     expect(failures).toHaveLength(2);
@@ -191,10 +195,10 @@ describe.runIf(testRedisUrl !== undefined)(`the Redis rate limiter ${NEEDS_TEST_
       const client = await connectRedis(viaProxy(testRedisUrl!, proxy.port));
       try {
         const limiter = createRedisRateLimiter(client, { keyPrefix: prefix(), timeoutMs: 500 });
-        await limiter.consume('k', limit, NOW);
+        await limiter.consume(testKey('k'), limit, NOW);
         proxy.silence();
         const started = Date.now();
-        const error = await limiter.consume('k', limit, NOW).catch((caught: unknown) => caught);
+        const error = await limiter.consume(testKey('k'), limit, NOW).catch((caught: unknown) => caught);
         expect(error).toMatchObject({ code: 'rate_limit_unavailable' });
         expect(Date.now() - started).toBeGreaterThanOrEqual(490);
         expect(Date.now() - started).toBeLessThan(2_000);

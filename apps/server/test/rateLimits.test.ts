@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { RATE_LIMITS, type RateLimits } from '../src/config/rateLimits.js';
 import { sweepExpiredRows } from '../src/db/sweepExpiredRows.js';
-import { RATE_LIMITS, type RateLimits } from '../src/rateLimit/limits.js';
 import { DIALECTS, useTestDatabase } from './databases.js';
 
 const NOW = new Date('2030-01-01T12:00:00.000Z');

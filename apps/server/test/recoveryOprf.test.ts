@@ -9,8 +9,8 @@ import {
   RECOVERY_OPRF_SUITE,
 } from '@dial/core';
 import { describe, expect, it } from 'vitest';
+import { RATE_LIMITS } from '../src/config/rateLimits.js';
 import { deriveKey } from '../src/crypto/deriveKey.js';
-import { RATE_LIMITS } from '../src/rateLimit/limits.js';
 import { saveWallet } from '../src/wallet/walletStore.js';
 import { DIALECTS, useTestDatabase } from './databases.js';
 import { expectError } from './expectError.js';

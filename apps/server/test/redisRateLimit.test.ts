@@ -3,7 +3,7 @@ import { ERROR_CATALOGUE } from '@dial/core';
 import { describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../src/app.js';
 import type { AppConfig } from '../src/config/index.js';
-import { RATE_LIMITS } from '../src/rateLimit/limits.js';
+import { RATE_LIMITS } from '../src/config/rateLimits.js';
 import { useTestDatabase } from './databases.js';
 import { NEEDS_TEST_REDIS_URL, redisHostPort, testRedisUrl, useRedisKeyPrefix, viaProxy } from './redis.js';
 import { startTcpProxy } from './tcpProxy.js';

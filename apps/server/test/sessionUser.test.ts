@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { type Kysely, Migrator, sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
+import { accountWallet } from '../src/auth/accountWallet.js';
 import { createSession, findSessionUser } from '../src/auth/sessions.js';
 import { findUser, type User } from '../src/auth/users.js';
 import type { Database, IdentityKind } from '../src/db/database.js';
 import { migrationProvider } from '../src/db/migrations/index.js';
-import { accountWallet } from '../src/wallet/accountWallet.js';
 import { DIALECTS, useTestDatabase } from './databases.js';
 import { gate } from './gate.js';
 import { createTestApp, type TestApp } from './testApp.js';

@@ -10,7 +10,7 @@ import {
 import type { LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { SESSION_COOKIE } from '../src/auth/sessions.js';
-import { RATE_LIMITS } from '../src/rateLimit/limits.js';
+import { RATE_LIMITS } from '../src/config/rateLimits.js';
 import { DIALECTS, useTestDatabase } from './databases.js';
 import { expectError } from './expectError.js';
 import { createTestApp, ORIGIN, PHONE, type TestApp } from './testApp.js';

@@ -3,13 +3,14 @@ import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { storeCode } from '../src/auth/otpCodes.js';
 import { createSession } from '../src/auth/sessions.js';
+import type { RateKey } from '../src/config/rateKey.js';
+import { RATE_LIMITS } from '../src/config/rateLimits.js';
 import { createDatabase } from '../src/db/createDatabase.js';
 import { dialectOf } from '../src/db/dialectOf.js';
 import { isUniqueViolation } from '../src/db/isUniqueViolation.js';
 import { migrateToLatest } from '../src/db/migrateToLatest.js';
 import { sweepExpiredRows } from '../src/db/sweepExpiredRows.js';
 import { createDatabaseOutboxStore } from '../src/dev/outboxStore.js';
-import { RATE_LIMITS } from '../src/rateLimit/limits.js';
 import { createSqlRateLimiter } from '../src/rateLimit/sqlRateLimiter.js';
 import { DIALECTS, useTestDatabase } from './databases.js';
 import { expectConstraintViolation } from './expectConstraintViolation.js';
@@ -216,8 +217,12 @@ describe.each(DIALECTS)('storage on %s', (dialect) => {
       ])
       .execute();
     // Older than the longest window of the rate-limit table (a day).
-    await createSqlRateLimiter(db()).consume('old', limit, new Date(NOW.getTime() - 25 * 3_600_000));
-    await createSqlRateLimiter(db()).consume('live', limit, NOW);
+    await createSqlRateLimiter(db()).consume(
+      'old' as RateKey,
+      limit,
+      new Date(NOW.getTime() - 25 * 3_600_000),
+    );
+    await createSqlRateLimiter(db()).consume('live' as RateKey, limit, NOW);
 
     await sweepExpiredRows(db(), NOW, { rateLimits: RATE_LIMITS, session: policy });
 
@@ -247,7 +252,7 @@ describe('createDatabase with DATABASE_URL', () => {
       const database = createDatabase({ databaseUrl: url.href, dataDir: '/nonexistent' });
       await migrateToLatest(database);
       expect(dialectOf(database)).toBe('postgres');
-      await createSqlRateLimiter(database).consume('k', limit, NOW);
+      await createSqlRateLimiter(database).consume('k' as RateKey, limit, NOW);
       expect(await database.selectFrom('rate_limits').select('count').execute()).toEqual([{ count: 1 }]);
       await database.destroy();
     } finally {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { DEFAULT_ONRAMP_OFFERS } from '@dial/core';
+import { type Channel, DEFAULT_ONRAMP_OFFERS } from '@dial/core';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import type { Kysely } from 'kysely';
 import { afterEach } from 'vitest';
@@ -8,12 +8,12 @@ import { applyDueChanges } from '../src/accountChanges/changeAccount.js';
 import { type AppDeps, buildApp } from '../src/app.js';
 import type { AppContext } from '../src/appContext.js';
 import { DEVICE_COOKIE } from '../src/auth/devices.js';
-import { DEFAULT_OTP_POLICY } from '../src/auth/otpPolicy.js';
 import { SESSION_COOKIE } from '../src/auth/sessions.js';
 import { type AppConfig, DEFAULT_HTTP_LIMITS, type OnrampConfig } from '../src/config/index.js';
+import { DEFAULT_OTP_POLICY } from '../src/config/otpPolicy.js';
+import { RATE_LIMITS } from '../src/config/rateLimits.js';
 import type { Database } from '../src/db/database.js';
-import type { Channel, MessageTransport, OutboundMessage } from '../src/delivery/index.js';
-import { RATE_LIMITS } from '../src/rateLimit/limits.js';
+import type { MessageTransport, OutboundMessage } from '../src/delivery/index.js';
 
 /** The origin test requests come from, as a browser on the app's own page would send it. */
 export const ORIGIN = 'http://localhost:8080';

@@ -7,11 +7,10 @@ import {
 import { DialError } from '@dial/core';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../appContext.js';
-import { sessionHashOf } from '../auth/reauthentication.js';
 import type { TypedApp } from '../http/typedApp.js';
-import { type RepeatingTask, startRepeatingTask } from '../system/repeatingTask.js';
+import { type RepeatingTask, runWhileOpen, startRepeatingTask } from '../system/repeatingTask.js';
+import { accountSigners } from '../wallet/accountProof.js';
 import { issueChallenge } from '../wallet/walletProofs.js';
-import { accountSigners } from './accountProof.js';
 import { applyDueChanges, cancelChange, listChanges, secureAccount } from './changeAccount.js';
 
 /** How often each server looks for changes whose cooling-off period has ended. */
@@ -31,14 +30,7 @@ export function registerAccountChangeRoutes(
     accountProofRoute.url,
     { preHandler: app.requireUser, schema: accountProofRoute.schema },
     async (request, reply) => {
-      const userId = request.user!.id;
-      const now = ctx.now();
-      await ctx.rateLimiter.consume(
-        `wallet-challenge:user:${userId}`,
-        ctx.config.rateLimits.walletChallengesPerUser,
-        now,
-      );
-      const signers = await accountSigners(ctx.db, userId);
+      const signers = await accountSigners(ctx.db, request.user!.id);
       if (signers.length === 0) {
         throw new DialError('account_proof_required', {
           message:
@@ -46,12 +38,8 @@ export function registerAccountChangeRoutes(
           details: 'the account has no key yet',
         });
       }
-      const { challenge, expiresAt } = await issueChallenge(
-        ctx.db,
-        { userId, sessionHash: sessionHashOf(request), purpose: 'account-change' },
-        now,
-      );
-      return reply.code(201).send({ challenge, expiresAt: expiresAt.toISOString(), signers });
+      const issued = await issueChallenge(ctx, request, 'account-change');
+      return reply.code(201).send({ ...issued, signers });
     },
   );
 
@@ -75,13 +63,7 @@ export function registerAccountChangeRoutes(
     async (request) => secureAccount(ctx, request, request.body.proof),
   );
 
-  let timer: RepeatingTask | undefined;
-  app.addHook('onReady', async () => {
-    timer = startDueChangesTimer(ctx, app.log, intervalMs);
-  });
-  app.addHook('onClose', async () => {
-    await timer?.stop();
-  });
+  runWhileOpen(app, () => startDueChangesTimer(ctx, app.log, intervalMs));
 }
 
 /** Makes due changes every `intervalMs` ({@link DUE_CHANGES_INTERVAL_MS} by default). */

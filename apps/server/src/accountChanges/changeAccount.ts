@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AccountChange, AccountProof } from '@dial/api';
-import { type AccountChangeAction, accountChangeTarget, DialError } from '@dial/core';
+import { type AccountChangeAction, accountChangeTarget, DAY_MS, DialError, HOUR_MS } from '@dial/core';
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import { type Kysely, sql } from 'kysely';
 import type { AppContext } from '../appContext.js';
@@ -10,11 +10,10 @@ import { checkLinkable, linkMethod } from '../auth/linkMethod.js';
 import { sessionHashOf } from '../auth/reauthentication.js';
 import type { AccountChangesTable, Database, IdentityKind } from '../db/database.js';
 import { dialectOf } from '../db/dialectOf.js';
+import { isSessionLive } from '../db/sessionLiveness.js';
 import { publishWalletEvent } from '../events/walletEvents.js';
 import { type NoticeKind, notifyOwner, type Recipient } from '../notices/notifyOwner.js';
-import { accountSigners, verifyAccountProof } from './accountProof.js';
-
-const HOUR_MS = 3_600_000;
+import { accountSigners, verifyAccountProof } from '../wallet/accountProof.js';
 
 /** A change to the account that a session may ask for, with or without the key's proof. */
 export type AccountChangeRequest =
@@ -346,8 +345,7 @@ async function applyChange(
 /** How many of the ended sessions were still live (rows of ended ones wait for the sweep). */
 function countLive(ctx: AppContext, rows: readonly { expires_at: string; last_seen_at: string }[]): number {
   const now = ctx.now();
-  const idleCutoff = new Date(now.getTime() - ctx.config.session.idleHours * HOUR_MS).toISOString();
-  return rows.filter((row) => row.expires_at > now.toISOString() && row.last_seen_at > idleCutoff).length;
+  return rows.filter((row) => isSessionLive(row, ctx.config.session.idleHours, now)).length;
 }
 
 /** Records and sends a notice, and tells the account's open browsers through the live stream. */
@@ -580,7 +578,7 @@ export async function secureAccount(ctx: AppContext, request: FastifyRequest, pr
 /** The account's pending changes and those settled in the last 30 days, newest first. */
 export async function listChanges(ctx: AppContext, request: FastifyRequest) {
   const session = await askingSession(ctx.db, request);
-  const since = new Date(ctx.now().getTime() - 30 * 24 * HOUR_MS).toISOString();
+  const since = new Date(ctx.now().getTime() - 30 * DAY_MS).toISOString();
   const rows = await ctx.db
     .selectFrom('account_changes')
     .selectAll()

@@ -1,4 +1,4 @@
-import { DialError, maskIdentifier } from '@dial/core';
+import { maskIdentifier } from '@dial/core';
 import { type Compilable, type Kysely, type Selectable, sql } from 'kysely';
 import type { Hex } from 'viem';
 import type {
@@ -8,6 +8,7 @@ import type {
   TransferStatus,
   TransfersTable,
 } from '../db/database.js';
+import { encodeCursor, type PageCursor } from '../db/pageCursor.js';
 import { preparedQuery } from '../db/preparedQuery.js';
 
 /** One line of a user's history, as `GET /api/activity` shows it: addresses and masked numbers, no people's ids. */
@@ -37,33 +38,6 @@ export interface ActivityListPage {
   items: ActivityEntry[];
   /** Pass as `cursor` for the next page; `null` when there is none. */
   nextCursor: string | null;
-}
-
-/** Where a page starts: strictly after (older than) this entry in the order (created_at desc, id desc). */
-export interface ActivityCursor {
-  createdAt: string;
-  id: string;
-}
-
-const CURSOR_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-const CURSOR_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
-/** The cursor a client passes back: opaque to it (base64url of the last entry's time and id). */
-export function encodeCursor(cursor: ActivityCursor): string {
-  return Buffer.from(`${cursor.createdAt}/${cursor.id}`, 'utf8').toString('base64url');
-}
-
-/**
- * Reads a cursor given by {@link encodeCursor}.
- *
- * @throws {DialError} `invalid_data` for anything else.
- */
-export function decodeCursor(text: string): ActivityCursor {
-  const [createdAt = '', id = '', ...rest] = Buffer.from(text, 'base64url').toString('utf8').split('/');
-  if (rest.length > 0 || !CURSOR_TIME.test(createdAt) || !CURSOR_ID.test(id)) {
-    throw new DialError('invalid_data', { details: 'not a cursor this server gave' });
-  }
-  return { createdAt, id };
 }
 
 type TransferRow = Selectable<TransfersTable>;
@@ -244,7 +218,7 @@ const pageQueries = {
 export async function listActivity(
   db: Kysely<Database>,
   userId: string,
-  options: { limit: number; cursor: ActivityCursor | undefined; chainId: number | undefined },
+  options: { limit: number; cursor: PageCursor | undefined; chainId: number | undefined },
 ): Promise<ActivityListPage> {
   const { limit, cursor, chainId } = options;
   let reads = PAGE_READS.findIndex((count) => count > limit);

@@ -4,13 +4,16 @@ import {
   listActivityRoute,
   recordTransferRoute,
 } from '@dial/api';
-import { DialError, LOCAL_CHAIN_ID, readAddress, readE164, SUPPORTED_CHAINS } from '@dial/core';
+import { DialError, LOCAL_CHAIN_ID, readAddress, readInternationalPhone, SUPPORTED_CHAINS } from '@dial/core';
 import type { AppContext } from '../appContext.js';
+import { rateKey } from '../config/rateKey.js';
+import { decodeCursor } from '../db/pageCursor.js';
 import { publishWalletEvent } from '../events/walletEvents.js';
 import type { TypedApp } from '../http/typedApp.js';
-import { decodeCursor, listActivity } from './activityList.js';
+import { runWhileOpen } from '../system/repeatingTask.js';
+import { listActivity } from './activityList.js';
 import { type CheckOutcome, checkTransfer } from './transferChecks.js';
-import { logOutcome } from './transferCheckTimer.js';
+import { logOutcome, startTransferCheckTimer, TRANSFER_CHECK_INTERVAL_MS } from './transferCheckTimer.js';
 import { loadSentTransfer, recordTransfer } from './transferStore.js';
 
 /** The largest uint256: no amount on an EVM chain is bigger. */
@@ -55,13 +58,6 @@ function readAmount(text: string): string {
   return amount.toString();
 }
 
-/** The recipient's number, which the schema holds to E.164's shape, stored as E.164 writes it. */
-function readPhone(e164: string): string {
-  const phone = readE164(e164, null);
-  if (!phone.ok) throw new DialError('invalid_phone', { details: phone.details });
-  return phone.e164;
-}
-
 /**
  * The user's activity: the transactions they sent and the transfers they received from Dial users, each
  * checked by the server on its chain.
@@ -82,8 +78,18 @@ function readPhone(e164: string): string {
  * - `PATCH /api/activity/:id` asks for a check now, by its sender only; the answer is what the chain says.
  * - `GET /api/activity` lists it newest first, by pages, with the user's credits (`activityList.ts`);
  *   nothing in it names a person but by a masked number.
+ *
+ * And, while the app is open, this server's share of the due chain checks every `transferCheckIntervalMs`
+ * (`transferCheckTimer.ts`).
  */
-export function registerActivityRoutes(app: TypedApp, ctx: AppContext): void {
+export function registerActivityRoutes(
+  app: TypedApp,
+  ctx: AppContext,
+  transferCheckIntervalMs = TRANSFER_CHECK_INTERVAL_MS,
+): void {
+  // This server's share of the transfers' chain checks, while it is open.
+  runWhileOpen(app, () => startTransferCheckTimer(ctx, app.log, transferCheckIntervalMs));
+
   app.post(
     recordTransferRoute.url,
     {
@@ -104,7 +110,7 @@ export function registerActivityRoutes(app: TypedApp, ctx: AppContext): void {
       const userId = request.user!.id;
       const { body } = request;
       await ctx.rateLimiter.consume(
-        `activity:user:${userId}`,
+        rateKey('activityRecordsPerUser', userId),
         ctx.config.rateLimits.activityRecordsPerUser,
         ctx.now(),
       );
@@ -119,7 +125,8 @@ export function registerActivityRoutes(app: TypedApp, ctx: AppContext): void {
           to: readAddress(body.to),
           asset: body.asset,
           amount: readAmount(body.amount),
-          recipientPhone: body.recipientPhone === undefined ? null : readPhone(body.recipientPhone),
+          recipientPhone:
+            body.recipientPhone === undefined ? null : readInternationalPhone(body.recipientPhone),
         },
         ctx.now(),
       );
@@ -160,7 +167,7 @@ export function registerActivityRoutes(app: TypedApp, ctx: AppContext): void {
       const item = await loadSentTransfer(ctx.db, id, userId);
       if (item.status !== 'pending') return item;
       await ctx.rateLimiter.consume(
-        `activity-check:user:${userId}`,
+        rateKey('activityChecksPerUser', userId),
         ctx.config.rateLimits.activityChecksPerUser,
         ctx.now(),
       );

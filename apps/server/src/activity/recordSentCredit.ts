@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Address, Hex, PublicClient } from 'viem';
 import type { AppContext } from '../appContext.js';
-import { readTransactionMoney } from '../chainWatch/readChainMoney.js';
+import { readTransactionMoney } from '../chain/readChainMoney.js';
 import { type CreditChange, recordCredit } from './creditStore.js';
 
 /** Money the server sent to an account's wallet itself: the dev faucet, or the sandbox on-ramp. */

@@ -1,10 +1,11 @@
+import { DAY_MS, HOUR_MS, MINUTE_MS } from '@dial/core';
 import type { Kysely } from 'kysely';
 import type { Hex } from 'viem';
+import { accountWallet } from '../auth/accountWallet.js';
 import { ChainReadError, type ChainReader } from '../chain/chainReader.js';
 import type { Database } from '../db/database.js';
 import { isUniqueViolation } from '../db/isUniqueViolation.js';
 import { publishWalletEvent, type WalletEventDeps } from '../events/walletEvents.js';
-import { accountWallet } from '../wallet/accountWallet.js';
 import { judgeTransfer, type Verdict } from './judgeTransfer.js';
 
 /**
@@ -20,21 +21,21 @@ export const TRANSFER_CHECKS = Object.freeze({
   /** The wait after the first check that settled nothing; doubled after each further one. */
   firstRetryMs: 5_000,
   /** The longest wait between two checks. */
-  maxRetryMs: 15 * 60_000,
+  maxRetryMs: 15 * MINUTE_MS,
   /** How long a claim lasts: longer than a check can take (three RPC calls in parallel, each timed out). */
-  claimMs: 60_000,
+  claimMs: MINUTE_MS,
   /**
    * How long the RPC must keep answering "no such transaction" before the record is dropped. Not shorter:
    * a transaction can take a while to reach the node the server asks.
    */
-  missingDropMs: 60 * 60_000,
+  missingDropMs: HOUR_MS,
   /**
    * Only a record younger than this is dropped for being missing. An older one (recorded before the server
    * checked the chain, or long ago) may be missing only because the node prunes its transaction index
    * (geth keeps about 2.35 million blocks by default): it stays pending, unseen by its recipient, and is
    * checked at the longest interval, rather than deleted on the node's word.
    */
-  missingDropMaxAgeMs: 24 * 60 * 60_000,
+  missingDropMaxAgeMs: DAY_MS,
   /** The most transfers one tick of one server checks. */
   perTick: 20,
 });

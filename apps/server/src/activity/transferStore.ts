@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { DialError } from '@dial/core';
 import type { ExpressionBuilder, Kysely, Selectable } from 'kysely';
+import { accountWallet, findAccountByWallet } from '../auth/accountWallet.js';
 import type { Database, TransferAsset, TransfersTable } from '../db/database.js';
 import { isUniqueViolation } from '../db/isUniqueViolation.js';
-import { accountWallet, findAccountByWallet } from '../wallet/accountWallet.js';
 import { type ActivityEntry as ActivityItem, transferEntry } from './activityList.js';
 
 /** A transfer to record, checked and normalised by the route. */

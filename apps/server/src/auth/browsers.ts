@@ -2,9 +2,8 @@ import type { BrowserInfo } from '@dial/api';
 import { DialError } from '@dial/core';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.js';
+import { sessionIsLive } from '../db/sessionLiveness.js';
 import { describeUserAgent } from './describeUserAgent.js';
-
-const HOUR_MS = 3_600_000;
 
 /**
  * The browsers an account knows (`known_devices`: each signed in to it at least once and was not forgotten),
@@ -33,8 +32,7 @@ export async function listBrowsers(
     ])
     .where('user_id', '=', userId)
     .where('device_hash', 'is not', null)
-    .where('expires_at', '>', now.toISOString())
-    .where('last_seen_at', '>', new Date(now.getTime() - idleHours * HOUR_MS).toISOString())
+    .where(sessionIsLive(idleHours, now))
     .groupBy('device_hash')
     .execute();
   const live = new Map(sessions.map((row) => [row.device_hash, row]));

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../appContext.js';
+import { rateKey } from '../config/rateKey.js';
 import { ipSubject } from '../rateLimit/ipSubject.js';
 import { type CodeSlot, consumeCode } from './otpCodes.js';
 
@@ -18,12 +19,12 @@ export async function checkCode(
 ): Promise<void> {
   const now = ctx.now();
   await ctx.rateLimiter.consume(
-    `otp-verify:ip:${ipSubject(request.ip, ctx.config.ipv6PrefixLength)}`,
+    rateKey('otpVerifiesPerIp', ipSubject(request.ip, ctx.config.ipv6PrefixLength)),
     ctx.config.rateLimits.otpVerifiesPerIp,
     now,
   );
   await ctx.rateLimiter.consume(
-    `otp-verify:${slot.purpose}:${slot.channel}:${slot.identifier}:${slot.deviceHash}`,
+    rateKey('otpVerifiesPerDevice', slot.purpose, slot.channel, slot.identifier, slot.deviceHash),
     ctx.config.rateLimits.otpVerifiesPerDevice,
     now,
   );

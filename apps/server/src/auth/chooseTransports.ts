@@ -1,6 +1,6 @@
+import type { Channel } from '@dial/core';
 import type { AppConfig } from '../config/index.js';
 import {
-  type Channel,
   createOutboxTransport,
   createSmtpTransport,
   createTwilioTransport,

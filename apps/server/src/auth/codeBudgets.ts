@@ -1,5 +1,6 @@
 import { isDialError } from '@dial/core';
 import type { AppContext } from '../appContext.js';
+import { rateKey } from '../config/rateKey.js';
 import { isKnownDevice } from './devices.js';
 import type { CodeSlot } from './otpCodes.js';
 import {
@@ -12,7 +13,7 @@ import {
 
 /**
  * The budgets a sign-in code is counted against, so that a flood from other browsers never locks the owner
- * out (limits of `rateLimit/limits.ts`, rate-limit keys in brackets):
+ * out (limits of `config/rateLimits.ts`, rate-limit keys in brackets):
  * - a browser the account signed in from before (a known browser) has its own budget,
  *   `signInCodesPerKnownDevice` [`otp-codes:sign-in:known:<channel>:<identifier>:<device>`];
  * - every other browser shares the number's free codes, `signInFreeCodesPerIdentifier`
@@ -35,7 +36,7 @@ export function signInBudget(
   return async (now) => {
     if (await isKnownDevice(ctx.db, slot.identifier, slot.deviceHash)) {
       await ctx.rateLimiter.consume(
-        `otp-codes:sign-in:known:${who}:${slot.deviceHash}`,
+        rateKey('signInCodesPerKnownDevice', who, slot.deviceHash),
         limits.signInCodesPerKnownDevice,
         now,
       );
@@ -46,7 +47,7 @@ export function signInBudget(
     if (!proven) {
       try {
         await ctx.rateLimiter.consume(
-          `otp-codes:sign-in:free:${who}`,
+          rateKey('signInFreeCodesPerIdentifier', who),
           limits.signInFreeCodesPerIdentifier,
           now,
         );
@@ -59,8 +60,16 @@ export function signInBudget(
         );
       }
     }
-    await ctx.rateLimiter.consume(`otp-codes:sign-in:${who}`, limits.signInCodesPerIdentifier, now);
-    await ctx.rateLimiter.consume(`otp-codes:sign-in:day:${who}`, limits.signInCodesPerIdentifierPerDay, now);
+    await ctx.rateLimiter.consume(
+      rateKey('signInCodesPerIdentifier', who),
+      limits.signInCodesPerIdentifier,
+      now,
+    );
+    await ctx.rateLimiter.consume(
+      rateKey('signInCodesPerIdentifierPerDay', who),
+      limits.signInCodesPerIdentifierPerDay,
+      now,
+    );
   };
 }
 
@@ -71,7 +80,7 @@ export function signInBudget(
 export function reauthBudget(ctx: AppContext, userId: string): (now: Date) => Promise<void> {
   return async (now) => {
     await ctx.rateLimiter.consume(
-      `otp-codes:reauth:${userId}`,
+      rateKey('reauthCodesPerUser', userId),
       ctx.config.rateLimits.reauthCodesPerUser,
       now,
     );
@@ -86,9 +95,9 @@ export function reauthBudget(ctx: AppContext, userId: string): (now: Date) => Pr
 export function linkBudget(ctx: AppContext, userId: string, slot: CodeSlot): (now: Date) => Promise<void> {
   const limits = ctx.config.rateLimits;
   return async (now) => {
-    await ctx.rateLimiter.consume(`otp-codes:link:${userId}`, limits.linkCodesPerUser, now);
+    await ctx.rateLimiter.consume(rateKey('linkCodesPerUser', userId), limits.linkCodesPerUser, now);
     await ctx.rateLimiter.consume(
-      `otp-codes:link:to:${slot.channel}:${slot.identifier}`,
+      rateKey('linkCodesPerIdentifier', slot.channel, slot.identifier),
       limits.linkCodesPerIdentifier,
       now,
     );

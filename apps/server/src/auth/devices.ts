@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { AppContext } from '../appContext.js';
 import type { Database } from '../db/database.js';
+import { KNOWN_DEVICE_RETENTION_SECONDS } from '../db/sweepExpiredRows.js';
 import type { CookieOptions } from '../http/cookies.js';
 import { hashToken, MAX_USER_AGENT_LENGTH } from './sessions.js';
 
@@ -11,8 +12,8 @@ import { hashToken, MAX_USER_AGENT_LENGTH } from './sessions.js';
  * bound to it, and a user's known browsers are recorded by its hash.
  */
 export const DEVICE_COOKIE = 'dial_device';
-/** The device cookie lives a year, renewed at every sign-in; a browser unseen that long is forgotten. */
-export const DEVICE_COOKIE_MAX_AGE_SECONDS = 365 * 24 * 3600;
+/** The device cookie lives as long as a browser unseen is known (a year), renewed at every sign-in. */
+export const DEVICE_COOKIE_MAX_AGE_SECONDS = KNOWN_DEVICE_RETENTION_SECONDS;
 /** Only the sign-in and re-authentication routes read it, so the browser sends it nowhere else. */
 const DEVICE_COOKIE_PATH = '/api/auth';
 /** 32 bytes in base64url, no padding. */

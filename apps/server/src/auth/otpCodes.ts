@@ -1,8 +1,7 @@
 import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
-import { DialError, OTP_CODE_LENGTH } from '@dial/core';
+import { type Channel, DialError, OTP_CODE_LENGTH, SECOND_MS } from '@dial/core';
 import type { Kysely } from 'kysely';
 import type { CodePurpose, Database } from '../db/database.js';
-import type { Channel } from '../delivery/index.js';
 
 export type { CodePurpose };
 
@@ -71,13 +70,13 @@ export async function storeCode(
 ): Promise<boolean> {
   const { now, ttlSeconds, cooldownSeconds } = options;
   const createdAt = now.toISOString();
-  const cooldownCutoff = new Date(now.getTime() - cooldownSeconds * 1000).toISOString();
+  const cooldownCutoff = new Date(now.getTime() - cooldownSeconds * SECOND_MS).toISOString();
   const stored = await db
     .insertInto('otp_codes')
     .values({
       ...slotConditions(slot),
       code_hash: codeHash,
-      expires_at: new Date(now.getTime() + ttlSeconds * 1000).toISOString(),
+      expires_at: new Date(now.getTime() + ttlSeconds * SECOND_MS).toISOString(),
       attempts: 0,
       created_at: createdAt,
     })
@@ -117,7 +116,7 @@ export async function cooldownRemaining(
     .where('device_hash', '=', device_hash)
     .executeTakeFirst();
   if (row === undefined) return 0;
-  const remainingMs = Date.parse(row.created_at) + cooldownSeconds * 1000 - now.getTime();
+  const remainingMs = Date.parse(row.created_at) + cooldownSeconds * SECOND_MS - now.getTime();
   return remainingMs <= 0 ? 0 : Math.max(1, Math.ceil(remainingMs / 1000));
 }
 

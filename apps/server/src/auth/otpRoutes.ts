@@ -1,7 +1,7 @@
 import { otpStartRoute, otpVerifyRoute } from '@dial/api';
+import { CHANNEL_METHOD_KIND, type Channel } from '@dial/core';
 import type { AppContext } from '../appContext.js';
 import { deriveKey } from '../crypto/deriveKey.js';
-import type { Channel } from '../delivery/index.js';
 import type { TypedApp } from '../http/typedApp.js';
 import { checkCode } from './checkCode.js';
 import { signInBudget } from './codeBudgets.js';
@@ -66,8 +66,7 @@ export function registerOtpRoutes(app: TypedApp, ctx: AppContext): void {
       const slot: CodeSlot = { purpose: 'sign-in', ...target, deviceHash: deviceHashOf(request) ?? '' };
       await checkCode(ctx, request, slot, code);
       const now = ctx.now();
-
-      const kind = channel === 'sms' ? 'phone' : 'email';
+      const kind = CHANNEL_METHOD_KIND[channel];
       const { user, isNewUser } = await findOrCreateUser(
         ctx.db,
         { kind, value: target.identifier },

@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
-import { DialError, type ErrorBody } from '@dial/core';
+import { DialError, type ErrorBody, SECOND_MS } from '@dial/core';
 import { type Challenge, createChallenge, randomInt, verifySolution } from 'altcha-lib';
 import { deriveKey as derivePbkdf2Key } from 'altcha-lib/algorithms/pbkdf2';
 import type { Kysely } from 'kysely';
+import type { ProofOfWorkPolicy } from '../config/otpPolicy.js';
 import type { Database } from '../db/database.js';
 import { isUniqueViolation } from '../db/isUniqueViolation.js';
-import type { ProofOfWorkPolicy } from './otpPolicy.js';
 import { hashToken } from './sessions.js';
 
 /** The ALTCHA algorithm: PBKDF2 runs natively in the browser (WebCrypto), so a phone is not far behind a server. */
@@ -92,7 +92,7 @@ export async function useProof(
   const { challenge, solution } = parseProof(proof);
   const expiresAt = challenge.parameters.expiresAt;
   // The server's clock decides, not ALTCHA's own check against Date.now().
-  if (typeof expiresAt !== 'number' || expiresAt * 1000 <= now.getTime()) return false;
+  if (typeof expiresAt !== 'number' || expiresAt * SECOND_MS <= now.getTime()) return false;
   if (challenge.parameters.data?.subject !== subject) return false;
   const result = await verifySolution({
     challenge,
@@ -107,7 +107,7 @@ export async function useProof(
       .insertInto('proof_of_work_uses')
       .values({
         challenge_hash: hashToken(challenge.signature),
-        expires_at: new Date(expiresAt * 1000).toISOString(),
+        expires_at: new Date(expiresAt * SECOND_MS).toISOString(),
       })
       .execute();
   } catch (error) {

@@ -1,4 +1,4 @@
-import { DialError } from '@dial/core';
+import { DialError, SECOND_MS } from '@dial/core';
 import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.js';
@@ -47,7 +47,7 @@ export async function markReauthenticated(
     .set({ reauthenticated_at: now.toISOString() })
     .where('token_hash', '=', sessionHash)
     .execute();
-  return new Date(now.getTime() + REAUTH_VALID_SECONDS * 1000);
+  return new Date(now.getTime() + REAUTH_VALID_SECONDS * SECOND_MS);
 }
 
 /**
@@ -96,5 +96,5 @@ function sessionProofTimes(db: Kysely<Database>, sessionHash: string) {
 function isWithin(iso: string | null | undefined, now: Date, seconds: number): boolean {
   const age = now.getTime() - (iso == null ? Number.NaN : Date.parse(iso));
   // NaN (never) fails both comparisons; a time in the future (a server whose clock runs ahead) is refused.
-  return age >= 0 && age < seconds * 1000;
+  return age >= 0 && age < seconds * SECOND_MS;
 }

@@ -1,8 +1,9 @@
-import { DialError } from '@dial/core';
+import { type Channel, DialError } from '@dial/core';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../appContext.js';
+import type { OtpPolicy } from '../config/otpPolicy.js';
+import { rateKey } from '../config/rateKey.js';
 import {
-  type Channel,
   createLinkMessageText,
   createMessageText,
   createReauthMessageText,
@@ -18,11 +19,12 @@ import {
   hashCode,
   storeCode,
 } from './otpCodes.js';
-import type { OtpPolicy } from './otpPolicy.js';
 
 /** The wording of a code, by what it is for. */
-const WRITE_CODE: Record<CodePurpose, (channel: Channel, code: string) => { subject: string; text: string }> =
-  { 'sign-in': createMessageText, reauth: createReauthMessageText, link: createLinkMessageText };
+const WRITE_CODE: Record<
+  CodePurpose,
+  (channel: Channel, code: string, codeTtlSeconds: number) => { subject: string; text: string }
+> = { 'sign-in': createMessageText, reauth: createReauthMessageText, link: createLinkMessageText };
 
 /** A code to send: the slot it is kept in (purpose, channel, number or address, browser). */
 export interface CodeDelivery {
@@ -58,7 +60,7 @@ export async function sendCode(
 
   const now = ctx.now();
   await ctx.rateLimiter.consume(
-    `otp-start:ip:${ipSubject(request.ip, ctx.config.ipv6PrefixLength)}`,
+    rateKey('otpStartsPerIp', ipSubject(request.ip, ctx.config.ipv6PrefixLength)),
     ctx.config.rateLimits.otpStartsPerIp,
     now,
   );
@@ -83,7 +85,7 @@ export async function sendCode(
     throw new DialError('code_recently_sent', { retryAfterSeconds });
   }
 
-  const { subject, text } = WRITE_CODE[slot.purpose](slot.channel, code);
+  const { subject, text } = WRITE_CODE[slot.purpose](slot.channel, code, policy.codeTtlSeconds);
   try {
     await transport.send({ channel: slot.channel, to: slot.identifier, subject, text, code });
   } catch (error) {

@@ -1,5 +1,5 @@
 import { hash, randomBytes, randomUUID } from 'node:crypto';
-import { DialError } from '@dial/core';
+import { DAY_MS, DialError, MINUTE_MS } from '@dial/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { AppContext } from '../appContext.js';
@@ -7,6 +7,7 @@ import { batchedLookup } from '../db/batchedLookup.js';
 import type { Database, IdentityKind } from '../db/database.js';
 import { dialectOf } from '../db/dialectOf.js';
 import { preparedQuery } from '../db/preparedQuery.js';
+import { isLiveAt } from '../db/sessionLiveness.js';
 import { storedTime } from '../db/storedTime.js';
 import type { CookieOptions } from '../http/cookies.js';
 import { readUser, type User, userColumns } from './users.js';
@@ -21,10 +22,9 @@ export interface SessionPolicy {
 }
 
 /** `last_seen_at` is written at most this often, so a busy session does not write on every request. */
-const TOUCH_INTERVAL_MS = 60_000;
+const TOUCH_INTERVAL_MS = MINUTE_MS;
 /** 32 bytes in base64url, no padding. */
 const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
-const HOUR_MS = 3_600_000;
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -68,7 +68,7 @@ export async function createSession(
 ): Promise<{ token: string; expiresAt: Date; id: string }> {
   const token = randomBytes(32).toString('base64url');
   const id = randomUUID();
-  const expiresAt = new Date(now.getTime() + policy.maxDays * 24 * HOUR_MS);
+  const expiresAt = new Date(now.getTime() + policy.maxDays * DAY_MS);
   await db
     .insertInto('sessions')
     .values({
@@ -165,8 +165,8 @@ function readSessionUser(
  * The user of a live session, read with the session in one query (prepared once: it runs on every
  * authenticated request; on PostgreSQL, batched with the other requests of the moment: `readSessionUser`).
  * Nothing is kept between requests, so a session ended on any server sharing the database is refused here
- * at once. A session has ended when it is past its absolute end (`expires_at`) or has been idle for
- * `idleHours`; an ended session's row is deleted. Marks the session as seen, at most once a minute.
+ * at once. Whether the session is live is `db/sessionLiveness.ts`'s rule (`isLiveAt`); an ended session's row
+ * is deleted. Marks the session as seen, at most once a minute.
  *
  * The answer comes at once when the database could answer at once and nothing had to be written (SQLite,
  * mostly), else as a promise: `await` it.
@@ -197,8 +197,7 @@ function liveSessionUser(
 ): User | undefined | Promise<User | undefined> {
   if (row === undefined) return undefined;
   const lastSeen = storedTime(row.last_seen_at);
-  const idleEnd = lastSeen + policy.idleHours * HOUR_MS;
-  if (storedTime(row.expires_at) <= now.getTime() || idleEnd <= now.getTime()) {
+  if (!isLiveAt(storedTime(row.expires_at), lastSeen, policy.idleHours, now.getTime())) {
     return db
       .deleteFrom('sessions')
       .where('token_hash', '=', tokenHash)

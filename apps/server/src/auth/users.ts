@@ -11,7 +11,7 @@ import {
   type AccountWalletColumns,
   accountWalletColumns,
   readAccountWallet,
-} from '../wallet/accountWallet.js';
+} from './accountWallet.js';
 
 /** A user as the API shows it. */
 export interface User {

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { getAddress } from 'viem';
+import { accountWallet } from '../auth/accountWallet.js';
 import type { Database } from '../db/database.js';
-import { accountWallet } from '../wallet/accountWallet.js';
 
 /** An account whose wallet (`accountWallet`) an address is. */
 export interface WalletAccount {

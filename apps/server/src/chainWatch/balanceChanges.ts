@@ -1,8 +1,9 @@
+import { DAY_MS } from '@dial/core';
 import type { Hex, PublicClient } from 'viem';
 import { recordCredit } from '../activity/creditStore.js';
-import { accountWallet } from '../wallet/accountWallet.js';
-import type { ChainWatchDeps } from './chainWatch.js';
-import { readOutcome } from './readChainMoney.js';
+import { accountWallet } from '../auth/accountWallet.js';
+import { readOutcome } from '../chain/readChainMoney.js';
+import type { ChainWatchDeps } from './chainWatchDeps.js';
 
 /**
  * The balance fallback of `logs` mode, where the RPC cannot list a block's transactions: native value from
@@ -11,9 +12,9 @@ import { readOutcome } from './readChainMoney.js';
  */
 export const BALANCE_WATCH = Object.freeze({
   /** History on the chain this recent makes a wallet watched. */
-  activeHistoryMs: 7 * 24 * 60 * 60_000,
+  activeHistoryMs: 7 * DAY_MS,
   /** A session seen this recently makes its account's wallet watched. */
-  activeSessionMs: 24 * 60 * 60_000,
+  activeSessionMs: DAY_MS,
   /** The most wallets one tick reads the balance of (two calls each). */
   maxWallets: 25,
 });

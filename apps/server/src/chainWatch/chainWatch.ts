@@ -1,13 +1,16 @@
-import { LOCAL_CHAIN_ID } from '@dial/core';
-import type { Kysely } from 'kysely';
-import type { Address, PublicClient } from 'viem';
+import { LOCAL_CHAIN_ID, MINUTE_MS } from '@dial/core';
+import type { PublicClient } from 'viem';
 import { type NewCredit, recordCredit, settleCredit } from '../activity/creditStore.js';
-import type { AppContext } from '../appContext.js';
-import { ChainReadError, chainClients, RPC_TIMEOUT_MS, shortMessage } from '../chain/chainReader.js';
-import type { Database } from '../db/database.js';
+import { ChainReadError, shortMessage } from '../chain/chainReader.js';
+import {
+  type ChainMoney,
+  readNativeTransfers,
+  readOutcome,
+  readUsdcTransfers,
+} from '../chain/readChainMoney.js';
 import { accountsByWallet } from './accountsByWallet.js';
 import { recordBalanceChanges } from './balanceChanges.js';
-import { type ChainMoney, readNativeTransfers, readOutcome, readUsdcTransfers } from './readChainMoney.js';
+import type { ChainWatchDeps } from './chainWatchDeps.js';
 import type { WatchedChain } from './watchedChains.js';
 
 /**
@@ -23,29 +26,10 @@ export const CHAIN_WATCH = Object.freeze({
   /** The most blocks one `eth_getLogs` covers in `logs` mode (providers cap the range, often at 500 to 10,000). */
   maxBlocksByLogs: 500,
   /** How long a claim lasts: longer than a tick's reads can take. */
-  claimMs: 60_000,
+  claimMs: MINUTE_MS,
   /** The most pending credits a tick reads the receipt of. */
   pendingPerTick: 10,
 });
-
-/** What a watcher needs: the database, the clock, a client per chain, the USDC contract per chain. */
-export interface ChainWatchDeps {
-  db: Kysely<Database>;
-  now: () => Date;
-  /** The chain's RPC client (`chainClients`); throws {@link ChainReadError} for a chain without one. */
-  client: (chainId: number) => PublicClient;
-  usdcAddress: (chainId: number) => Address | undefined;
-}
-
-/** The watcher's deps over the app's: a client per chain over the configured RPCs, each call timed out. */
-export function createChainWatchDeps(ctx: AppContext): ChainWatchDeps {
-  return {
-    db: ctx.db,
-    now: ctx.now,
-    client: chainClients(ctx.config, RPC_TIMEOUT_MS),
-    usdcAddress: (chainId) => ctx.chain.usdcAddress(chainId),
-  };
-}
 
 /**
  * What one tick on one chain did: `read` the blocks `from`…`to` and recorded `credits` new or settled

@@ -1,7 +1,9 @@
-import type { FastifyBaseLogger } from 'fastify';
-import { type RepeatingTask, startRepeatingTask } from '../system/repeatingTask.js';
-import { type ChainWatchDeps, watchChains } from './chainWatch.js';
-import type { WatchedChain } from './watchedChains.js';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { AppContext } from '../appContext.js';
+import { type RepeatingTask, runWhileOpen, startRepeatingTask } from '../system/repeatingTask.js';
+import { watchChains } from './chainWatch.js';
+import { type ChainWatchDeps, createChainWatchDeps } from './chainWatchDeps.js';
+import { type WatchedChain, watchedChains } from './watchedChains.js';
 
 /**
  * Runs a watcher tick on every watched chain every `intervalMs` (`CHAIN_WATCH_INTERVAL_SECONDS`). Every
@@ -24,4 +26,15 @@ export function startChainWatchTimer(
     intervalMs,
     (error) => log.warn({ err: error }, 'chain watch failed'),
   );
+}
+
+/**
+ * The chain watcher of this server while the app is open, on the chains it watches
+ * (`CHAIN_WATCH_INTERVAL_SECONDS`, `CHAIN_WATCH_CHAINS`); none when the interval is 0 or no chain is watched.
+ */
+export function registerChainWatch(app: FastifyInstance, ctx: AppContext): void {
+  const chains = watchedChains(ctx.config);
+  const intervalMs = ctx.config.chainWatch.intervalMs;
+  if (intervalMs <= 0 || chains.length === 0) return;
+  runWhileOpen(app, () => startChainWatchTimer(createChainWatchDeps(ctx), chains, app.log, intervalMs));
 }

@@ -1,10 +1,12 @@
 import type { OnrampOffer } from '@dial/core';
-import type { OtpPolicy } from '../auth/otpPolicy.js';
-import type { RateLimits } from '../rateLimit/limits.js';
-import type { OnrampProviderName } from './decideOnrampProvider.js';
+import type { OtpPolicy } from './otpPolicy.js';
+import type { RateLimits } from './rateLimits.js';
 
 /** Where the server runs: `development` (the default), `production` or `test`. */
 export type Environment = 'development' | 'production' | 'test';
+
+/** The on-ramp a server runs: Coinbase Onramp, the sandbox checkout on the local chain, or none. */
+export type OnrampProviderName = 'coinbase' | 'sandbox' | 'off';
 
 /** Pino's levels, plus `silent`. */
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -166,7 +168,7 @@ export interface AppConfig {
   webDistDir: string;
   /** One-time code lifetimes, tries and proof of work. Not read from the environment. */
   otp: OtpPolicy;
-  /** Every rate limit: the table of `rateLimit/limits.ts`, with `OTP_STARTS_PER_IP` and `OTP_VERIFIES_PER_IP`. */
+  /** Every rate limit: the table of `config/rateLimits.ts`, with `OTP_STARTS_PER_IP` and `OTP_VERIFIES_PER_IP`. */
   rateLimits: RateLimits;
   /** The on-ramp; `null` when funding by card is not offered (production without CDP keys). */
   onramp: OnrampConfig | null;

@@ -1,13 +1,10 @@
-import type { AppConfig, CoinbaseOnrampConfig } from './appConfig.js';
-
-/** The on-ramp a server runs: Coinbase Onramp, the sandbox checkout on the local chain, or none. */
-export type OnrampProviderName = 'coinbase' | 'sandbox' | 'off';
+import type { AppConfig, CoinbaseOnrampConfig, OnrampProviderName } from './appConfig.js';
 
 /**
  * The one rule for which on-ramp runs: `coinbase` with a CDP API key; else the `sandbox` (our own checkout
  * crediting the local chain), only outside production with the local chain on; else `off`. `loadConfig`
- * picks the provider with it, and `buildApp` holds a configuration built by hand (tests) to it as well, so
- * that no configuration offers the sandbox in production.
+ * picks the provider with it, and `createOnramp` (`onramp/registerOnramp.ts`) holds a configuration built
+ * by hand (tests) to it as well, so that no configuration offers the sandbox in production.
  *
  * @param setting - The environment, the local chain, and the Coinbase settings (`null` without a CDP key).
  */

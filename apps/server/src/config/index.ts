@@ -10,14 +10,18 @@ export type {
   LocalChainConfig,
   LogLevel,
   OnrampConfig,
+  OnrampProviderName,
   PriceConfig,
   RedisConfig,
   ShareKeySource,
   TrustProxy,
 } from './appConfig.js';
 export { ConfigError } from './configError.js';
-export { decideOnrampProvider, type OnrampProviderName } from './decideOnrampProvider.js';
+export { configWarnings } from './configWarnings.js';
+export { decideOnrampProvider } from './decideOnrampProvider.js';
+export { hasLocalChain } from './hasLocalChain.js';
 export { isLoopbackHost } from './isLoopbackHost.js';
+export { isUnderTest } from './isUnderTest.js';
 export { KEY_FILE_NAME, loadConfig, REDIS_KEY_PREFIX } from './loadConfig.js';
 export { parseKey } from './parseKey.js';
 export { parseTrustProxy } from './parseTrustProxy.js';

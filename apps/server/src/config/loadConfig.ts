@@ -1,7 +1,5 @@
 import { join } from 'node:path';
-import { DEFAULT_ONRAMP_OFFERS } from '@dial/core';
-import { DEFAULT_OTP_POLICY } from '../auth/otpPolicy.js';
-import { RATE_LIMITS } from '../rateLimit/limits.js';
+import { DEFAULT_ONRAMP_OFFERS, SECOND_MS } from '@dial/core';
 import type {
   AppConfig,
   LoadedConfig,
@@ -14,7 +12,9 @@ import type {
 import { ConfigError } from './configError.js';
 import { decideOnrampProvider } from './decideOnrampProvider.js';
 import { isLoopbackHost } from './isLoopbackHost.js';
+import { DEFAULT_OTP_POLICY } from './otpPolicy.js';
 import { appId, httpUrl } from './parsers.js';
+import { RATE_LIMITS } from './rateLimits.js';
 import { readVariables } from './variable.js';
 import { CONFIG_VARIABLES, DEFAULT_HTTP_LIMITS } from './variables.js';
 
@@ -156,7 +156,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): LoadedConfig {
     },
     onramp: onrampOf(v, { environment, localChain, publicUrl, appId: deploymentId }),
     chainWatch: {
-      intervalMs: v.CHAIN_WATCH_INTERVAL_SECONDS * 1000,
+      intervalMs: v.CHAIN_WATCH_INTERVAL_SECONDS * SECOND_MS,
       modes: Object.fromEntries(
         Object.entries(v['WATCH_CHAIN_<chainId>']).map(([chainId, mode]) => [Number(chainId), mode]),
       ),

@@ -1,12 +1,13 @@
-import { isDialError, normalizeEmail, readAddress, readE164 } from '@dial/core';
+import { isDialError, normalizeEmail, readAddress, readInternationalPhone } from '@dial/core';
 import type { Allowlist } from './appConfig.js';
 import { ConfigError } from './configError.js';
 
 /**
  * Reads `ALLOWLIST`: comma-separated e-mail addresses (normalised), phone numbers in international form
- * (to E.164) and wallet addresses (to EIP-55); empty entries are skipped.
+ * (to E.164, read as every phone number the server is sent: core's `readInternationalPhone`) and wallet
+ * addresses (to EIP-55); empty entries are skipped.
  *
- * @throws {ConfigError} naming the first entry that is neither.
+ * @throws {ConfigError} naming the first entry that is neither, and saying so of a national phone number.
  */
 export function parseAllowlist(text: string): Allowlist {
   const emails = new Set<string>();
@@ -21,15 +22,14 @@ export function parseAllowlist(text: string): Allowlist {
       } else if (/^0x/i.test(entry)) {
         wallets.add(readAddress(entry));
       } else {
-        // A national number is read as American, as it always was (the message asks for international form).
-        const phone = readE164(entry, 'US');
-        if (!phone.ok) throw new ConfigError('invalid');
-        phones.add(phone.e164);
+        // International form only, as every number the server is sent: a national one names no line.
+        phones.add(readInternationalPhone(entry));
       }
     } catch (error) {
-      if (error instanceof ConfigError || isDialError(error)) {
+      if (isDialError(error)) {
+        const why = error.details === undefined ? '' : ` (${error.details})`;
         throw new ConfigError(
-          `ALLOWLIST has an entry that is not an e-mail address, a valid phone number in international form (+44…) or a wallet address (0x and 40 hex digits): ${JSON.stringify(entry)}`,
+          `ALLOWLIST has an entry that is not an e-mail address, a valid phone number in international form (+ and the country's calling code: +1…, +44…; a national number is refused) or a wallet address (0x and 40 hex digits): ${JSON.stringify(entry)}${why}`,
         );
       }
       throw error;

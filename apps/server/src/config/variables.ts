@@ -1,6 +1,5 @@
 import { fileURLToPath } from 'node:url';
 import { COINBASE_ONRAMP_PAY_URL, LOCAL_CHAIN_ID, SUPPORTED_CHAINS } from '@dial/core';
-import { RATE_LIMITS } from '../rateLimit/limits.js';
 import { SERVER_ROOT } from '../serverRoot.js';
 import type { ChainWatchMode, Environment, HttpLimits, LogLevel } from './appConfig.js';
 import { ConfigError } from './configError.js';
@@ -30,6 +29,7 @@ import {
   webSocketUrl,
 } from './parsers.js';
 import { parseTrustProxy } from './parseTrustProxy.js';
+import { RATE_LIMITS } from './rateLimits.js';
 import type { ConfigEntry } from './variable.js';
 
 const ENVIRONMENTS: readonly Environment[] = ['development', 'production', 'test'];
@@ -191,7 +191,8 @@ export const CONFIG_VARIABLES = {
     parse: parseAllowlist,
     defaultDoc: 'unset (anyone may sign up)',
     doc:
-      'Comma-separated e-mail addresses, phone numbers (`+44…`) and wallet addresses (`0x…`, for ' +
+      'Comma-separated e-mail addresses, phone numbers in international form (`+44…`; a national number ' +
+      'is refused at start) and wallet addresses (`0x…`, for ' +
       'sign-in with a wallet) allowed to create an account; ' +
       'others get `allowlist_rejected`. Existing users always sign in.',
   },

@@ -1,4 +1,5 @@
 import type { NoticeKind } from '@dial/api';
+import type { Channel } from '@dial/core';
 import type { ColumnType, Generated } from 'kysely';
 
 /**
@@ -87,7 +88,7 @@ export type CodePurpose = 'sign-in' | 'reauth' | 'link';
  */
 export interface OtpCodesTable {
   purpose: CodePurpose;
-  channel: 'sms' | 'email';
+  channel: Channel;
   /** E.164 or the normalised e-mail address, never anything else. */
   identifier: string;
   /**
@@ -165,7 +166,7 @@ export interface RateLimitsTable {
 
 export interface OutboxMessagesTable {
   id: string;
-  channel: 'sms' | 'email';
+  channel: Channel;
   recipient: string;
   subject: string;
   body: string;

@@ -4,8 +4,7 @@ export {
   createNoticeText,
   createReauthMessageText,
 } from './messageText.js';
-export { renderOutboxPage } from './outboxPage.js';
 export { createOutboxTransport, type OutboxRecord, type OutboxStore } from './outboxTransport.js';
 export { createSmtpTransport, type SmtpTransportOptions } from './smtpTransport.js';
-export { type Channel, DeliveryError, type MessageTransport, type OutboundMessage } from './transport.js';
+export { DeliveryError, type MessageTransport, type OutboundMessage } from './transport.js';
 export { createTwilioTransport, type TwilioTransportOptions } from './twilioTransport.js';

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_OTP_POLICY } from '../config/otpPolicy.js';
 import {
   createLinkMessageText,
   createMessageText,
@@ -6,16 +7,19 @@ import {
   createReauthMessageText,
 } from './messageText.js';
 
+/** The codes' lifetime: the policy's, which every message says. */
+const TTL = DEFAULT_OTP_POLICY.codeTtlSeconds;
+
 describe('createMessageText', () => {
   it('writes a one-paragraph SMS with the code, its lifetime and a warning', () => {
-    expect(createMessageText('sms', '123456')).toEqual({
+    expect(createMessageText('sms', '123456', TTL)).toEqual({
       subject: 'Your Dial code',
       text: "Your Dial code is 123456. It expires in 10 minutes. Don't share it with anyone.",
     });
   });
 
   it('puts the code in the e-mail subject and the same guidance in the text', () => {
-    expect(createMessageText('email', '123456')).toEqual({
+    expect(createMessageText('email', '123456', TTL)).toEqual({
       subject: 'Your Dial sign-in code: 123456',
       text:
         'Your Dial sign-in code is 123456.\n\n' +
@@ -24,11 +28,18 @@ describe('createMessageText', () => {
     });
   });
 
+  it('says the lifetime it is given, the policy value the code is stored with', () => {
+    expect(createMessageText('sms', '123456', 300).text).toContain('It expires in 5 minutes.');
+    expect(createMessageText('email', '123456', 60).text).toContain('It expires in 1 minute.');
+    expect(createReauthMessageText('sms', '123456', 90).text).toContain('It expires in 90 seconds.');
+    expect(createLinkMessageText('email', '123456', 1200).text).toContain('It expires in 20 minutes.');
+  });
+
   it('uses the given app name', () => {
-    expect(createMessageText('sms', '000111', 'Acme Wallet').text).toBe(
+    expect(createMessageText('sms', '000111', TTL, 'Acme Wallet').text).toBe(
       "Your Acme Wallet code is 000111. It expires in 10 minutes. Don't share it with anyone.",
     );
-    expect(createMessageText('email', '000111', 'Acme Wallet').subject).toBe(
+    expect(createMessageText('email', '000111', TTL, 'Acme Wallet').subject).toBe(
       'Your Acme Wallet sign-in code: 000111',
     );
   });
@@ -36,7 +47,7 @@ describe('createMessageText', () => {
 
 describe('createReauthMessageText', () => {
   it('calls it a confirmation code and says someone asked to confirm a sensitive action', () => {
-    expect(createReauthMessageText('sms', '123456')).toEqual({
+    expect(createReauthMessageText('sms', '123456', TTL)).toEqual({
       subject: 'Your Dial confirmation code',
       text:
         'Your Dial confirmation code is 123456. Someone asked to confirm a sensitive action on your account. ' +
@@ -45,7 +56,7 @@ describe('createReauthMessageText', () => {
   });
 
   it('puts the code in the e-mail subject, never the sign-in wording', () => {
-    const { subject, text } = createReauthMessageText('email', '654321');
+    const { subject, text } = createReauthMessageText('email', '654321', TTL);
     expect(subject).toBe('Your Dial confirmation code: 654321');
     expect(text).toContain('Your Dial confirmation code is 654321.');
     expect(text).toContain('Someone asked to confirm a sensitive action on your Dial account');
@@ -56,7 +67,7 @@ describe('createReauthMessageText', () => {
 
 describe('createLinkMessageText', () => {
   it('says the code links the number to an account and what sharing it would cost, in one SMS', () => {
-    const { subject, text } = createLinkMessageText('sms', '123456');
+    const { subject, text } = createLinkMessageText('sms', '123456', TTL);
     expect(subject).toBe('Your Dial link code');
     expect(text).toBe(
       "Your Dial code to link this number to an account is 123456. Didn't ask? Don't share it: money sent " +
@@ -66,7 +77,7 @@ describe('createLinkMessageText', () => {
   });
 
   it('puts the code in the e-mail subject, never the sign-in wording', () => {
-    const { subject, text } = createLinkMessageText('email', '654321');
+    const { subject, text } = createLinkMessageText('email', '654321', TTL);
     expect(subject).toBe('Your Dial code to link this address: 654321');
     expect(text).toContain('Your Dial code to link this e-mail address to a Dial account is 654321.');
     expect(text).toContain('It expires in 10 minutes.');

@@ -1,25 +1,36 @@
-import type { NoticeKind } from '../notices/notifyOwner.js';
-import type { Channel } from './transport.js';
+import type { Channel } from '@dial/core';
+import type { AccountEventKind } from '../db/database.js';
 
-/** How long a code lives; keep in step with the server's `expiresInSeconds` (600). */
-const EXPIRES_IN_MINUTES = 10;
+/**
+ * How long a code lives, as its message says it: `10 minutes` (in whole minutes when it is, else seconds).
+ *
+ * @param codeTtlSeconds - the code's lifetime, the one policy value (`config.otp.codeTtlSeconds`) that the
+ * code's row and the route's `expiresInSeconds` take too.
+ */
+function lifetime(codeTtlSeconds: number): string {
+  if (codeTtlSeconds % 60 !== 0) return codeTtlSeconds === 1 ? '1 second' : `${codeTtlSeconds} seconds`;
+  const minutes = codeTtlSeconds / 60;
+  return minutes === 1 ? '1 minute' : `${minutes} minutes`;
+}
 
 /**
  * Writes the subject and text that carry a one-time code.
  *
  * @param kind - `sms` for a short single paragraph, `email` for a subject that shows the code and a longer text.
  * @param code - the one-time code, e.g. `123456`.
+ * @param codeTtlSeconds - how long the code lives (`config.otp.codeTtlSeconds`), said in the text.
  * @param appName - the product name shown to the person.
  * @example
- * createMessageText('sms', '123456').text
+ * createMessageText('sms', '123456', 600).text
  * // "Your Dial code is 123456. It expires in 10 minutes. Don't share it with anyone."
  */
 export function createMessageText(
   kind: Channel,
   code: string,
+  codeTtlSeconds: number,
   appName = 'Dial',
 ): { subject: string; text: string } {
-  const guidance = `It expires in ${EXPIRES_IN_MINUTES} minutes. Don't share it with anyone.`;
+  const guidance = `It expires in ${lifetime(codeTtlSeconds)}. Don't share it with anyone.`;
   if (kind === 'sms') {
     return { subject: `Your ${appName} code`, text: `Your ${appName} code is ${code}. ${guidance}` };
   }
@@ -41,19 +52,20 @@ export function createMessageText(
  * the code on.
  *
  * @example
- * createReauthMessageText('sms', '123456').text
+ * createReauthMessageText('sms', '123456', 600).text
  * // "Your Dial confirmation code is 123456. Someone asked to confirm a sensitive action on your account. …"
  */
 export function createReauthMessageText(
   kind: Channel,
   code: string,
+  codeTtlSeconds: number,
   appName = 'Dial',
 ): { subject: string; text: string } {
   const warning = `If it wasn't you, don't share this code with anyone.`;
   if (kind === 'sms') {
     return {
       subject: `Your ${appName} confirmation code`,
-      text: `Your ${appName} confirmation code is ${code}. Someone asked to confirm a sensitive action on your account. ${warning} It expires in ${EXPIRES_IN_MINUTES} minutes.`,
+      text: `Your ${appName} confirmation code is ${code}. Someone asked to confirm a sensitive action on your account. ${warning} It expires in ${lifetime(codeTtlSeconds)}.`,
     };
   }
   return {
@@ -62,7 +74,7 @@ export function createReauthMessageText(
       `Your ${appName} confirmation code is ${code}.`,
       '',
       `Someone asked to confirm a sensitive action on your ${appName} account, such as showing the wallet's private key or changing how it is recovered.`,
-      `It expires in ${EXPIRES_IN_MINUTES} minutes. ${warning}`,
+      `It expires in ${lifetime(codeTtlSeconds)}. ${warning}`,
       `If you didn't ask for it, sign out of ${appName} on devices you don't recognise.`,
       '',
     ].join('\n'),
@@ -75,12 +87,13 @@ export function createReauthMessageText(
  * to link does not pass the code on.
  *
  * @example
- * createLinkMessageText('sms', '123456').text
+ * createLinkMessageText('sms', '123456', 600).text
  * // "Your Dial code to link this number to an account is 123456. Didn't ask? Don't share it: …"
  */
 export function createLinkMessageText(
   kind: Channel,
   code: string,
+  codeTtlSeconds: number,
   appName = 'Dial',
 ): { subject: string; text: string } {
   if (kind === 'sms') {
@@ -94,14 +107,14 @@ export function createLinkMessageText(
     text: [
       `Your ${appName} code to link this e-mail address to a ${appName} account is ${code}.`,
       '',
-      `It expires in ${EXPIRES_IN_MINUTES} minutes. If you didn't ask for it, don't share it with anyone: it would let someone else's account use your address.`,
+      `It expires in ${lifetime(codeTtlSeconds)}. If you didn't ask for it, don't share it with anyone: it would let someone else's account use your address.`,
       '',
     ].join('\n'),
   };
 }
 
 /** What each notice says happened, as the middle of a sentence ("your wallet's recovery was changed"). */
-const NOTICE_EVENTS: Record<NoticeKind, string> = {
+const NOTICE_EVENTS: Record<AccountEventKind, string> = {
   'shares-rotated': "your wallet's key shares were replaced",
   'recovery-changed': "your wallet's recovery was changed",
   'key-exported': "your wallet's private key was exported",
@@ -130,7 +143,7 @@ const NOTICE_EVENTS: Record<NoticeKind, string> = {
  * // "Dial: your wallet's recovery was changed. Was this not you? Sign in and check your wallet's security, or contact your Dial operator."
  */
 export function createNoticeText(
-  kind: NoticeKind,
+  kind: AccountEventKind,
   channel: Channel,
   at: Date,
   appName = 'Dial',

@@ -26,7 +26,7 @@ function createMemoryOutboxStore(): OutboxStore & { records: OutboxRecord[] } {
 const sms: OutboundMessage = {
   channel: 'sms',
   to: '+447700900123',
-  ...createMessageText('sms', '123456'),
+  ...createMessageText('sms', '123456', 600),
   code: '123456',
 };
 
@@ -65,7 +65,7 @@ describe('createOutboxTransport', () => {
     await transport.send({
       channel: 'email',
       to: 'ada@example.test',
-      ...createMessageText('email', '654321'),
+      ...createMessageText('email', '654321', 600),
       code: '654321',
     });
 

@@ -1,5 +1,4 @@
-/** How a one-time code reaches a person. */
-export type Channel = 'sms' | 'email';
+import type { Channel } from '@dial/core';
 
 /** One message to deliver: a one-time code by SMS or e-mail. */
 export interface OutboundMessage {

@@ -3,11 +3,12 @@ import { DialError, LOCAL_CHAIN_ID, USDC_DECIMALS } from '@dial/core';
 import { type Hex, parseEther } from 'viem';
 import { recordSentCredit } from '../activity/recordSentCredit.js';
 import type { AppContext } from '../appContext.js';
-import { createChainWatchDeps } from '../chainWatch/chainWatch.js';
-import { renderOutboxPage } from '../delivery/index.js';
+import { accountWallet } from '../auth/accountWallet.js';
+import { createChainWatchDeps } from '../chainWatch/chainWatchDeps.js';
+import { hasLocalChain } from '../config/index.js';
 import { mintTestUsdc } from '../devchain/index.js';
 import type { TypedApp } from '../http/typedApp.js';
-import { accountWallet } from '../wallet/accountWallet.js';
+import { renderOutboxPage } from './outboxPage.js';
 
 /** What the faucet sends by default: 1 test ETH. */
 export const FAUCET_AMOUNT_WEI = parseEther('1');
@@ -138,4 +139,16 @@ type JsonRpcRequest = { params?: unknown } & Record<string, unknown>;
 function withParams(body: JsonRpcRequest | JsonRpcRequest[]): JsonRpcRequest | JsonRpcRequest[] {
   const fill = (call: JsonRpcRequest) => (call.params === undefined ? { ...call, params: [] } : call);
   return Array.isArray(body) ? body.map(fill) : fill(body);
+}
+
+/**
+ * The development routes: the dev outbox, and the local chain's (faucet, JSON-RPC proxy) when it is on.
+ * `buildApp` imports this module only outside production, so a production server never loads it.
+ */
+export function registerDevRoutes(app: TypedApp, ctx: AppContext): void {
+  registerOutboxRoutes(app, ctx);
+  const localChain = ctx.config.localChain;
+  if (hasLocalChain(ctx.config) && localChain !== null) {
+    registerLocalChainRoutes(app, ctx, localChain.rpcUrl);
+  }
 }

@@ -7,9 +7,16 @@ import type { WalletStreams } from './walletStreams.js';
  * `GET /api/events`: the signed-in user's wallet events as server-sent events (`walletStreams.ts`). The
  * session cookie opens it (a GET: no `Origin` check, and the SameSite=Strict cookie is not sent from another
  * site); the stream ends with that session. Logged at `warn` only: a stream open for an hour is no request
- * worth two log lines each time a browser comes back to the page.
+ * worth two log lines each time a browser comes back to the page. The streams close with the app.
  */
 export function registerEventRoutes(app: TypedApp, streams: WalletStreams): void {
+  // Before the HTTP server closes: it waits for open answers, and a stream would never end by itself.
+  app.addHook('preClose', async () => {
+    await streams.close();
+  });
+  app.addHook('onClose', async () => {
+    await streams.close();
+  });
   const { maxPerUser, heartbeatMs, retryMs } = streams.settings;
   app.get(
     walletEventsRoute.url,

@@ -4,6 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { SessionPolicy } from '../auth/sessions.js';
 import type { Database } from '../db/database.js';
+import { isSessionLive } from '../db/sessionLiveness.js';
 
 /** The timings and limits of a server's wallet streams. */
 export interface WalletStreamSettings {
@@ -245,7 +246,7 @@ export function createWalletStreams(
   async function checkSessions(ready: Stream[]): Promise<void> {
     const hashes = [...new Set(ready.map((stream) => stream.tokenHash))];
     const live = new Set<string>();
-    const now = deps.now().getTime();
+    const now = deps.now();
     for (let index = 0; index < hashes.length; index += USERS_PER_QUERY) {
       const rows = await deps.db
         .selectFrom('sessions')
@@ -253,9 +254,8 @@ export function createWalletStreams(
         .where('token_hash', 'in', hashes.slice(index, index + USERS_PER_QUERY))
         .execute();
       for (const row of rows) {
-        // As findSession decides, without marking the session as seen: an open page does not keep it alive.
-        const idleEnd = Date.parse(row.last_seen_at) + deps.session.idleHours * 3_600_000;
-        if (Date.parse(row.expires_at) > now && idleEnd > now) live.add(row.token_hash);
+        // As findSessionUser decides, without marking the session as seen: an open page does not keep it alive.
+        if (isSessionLive(row, deps.session.idleHours, now)) live.add(row.token_hash);
       }
     }
     for (const stream of ready) if (!live.has(stream.tokenHash)) end(stream, 'end');

@@ -7,7 +7,7 @@ import {
 } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { DialError } from '@dial/core';
+import { DialError, MINUTE_MS } from '@dial/core';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppConfig, HttpLimits, TrustProxy } from '../config/index.js';
 import { allowedMethods, toErrorAnswer } from './errorHandling.js';
@@ -21,7 +21,7 @@ const TIMEOUT_CHECK_INTERVAL_MS = 500;
 /** A refused connection is closed at the latest this long after its answer was written. */
 const CLOSE_AFTER_ANSWER_MS = 1000;
 /** At most one "connection cap reached" warning in this long, so a flood does not flood the log too. */
-const DROP_WARNING_INTERVAL_MS = 60_000;
+const DROP_WARNING_INTERVAL_MS = MINUTE_MS;
 
 /** Fastify's options for the HTTP server: the node:http server, proxies, and answers to broken requests. */
 export interface HttpServerOptions {

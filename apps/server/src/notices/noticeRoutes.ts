@@ -1,7 +1,7 @@
 import { listNoticesRoute, MAX_NOTICES_PAGE_SIZE, markNoticesReadRoute, type Notice } from '@dial/api';
 import { DialError } from '@dial/core';
-import { decodeCursor, encodeCursor } from '../activity/activityList.js';
 import type { AppContext } from '../appContext.js';
+import { decodeCursor, encodeCursor } from '../db/pageCursor.js';
 import type { TypedApp } from '../http/typedApp.js';
 
 /**

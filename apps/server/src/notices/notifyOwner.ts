@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import { type Channel, METHOD_KIND_CHANNEL } from '@dial/core';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { AppContext } from '../appContext.js';
-import type { User } from '../auth/users.js';
 import type { AccountEventKind, Database } from '../db/database.js';
-import { type Channel, createNoticeText, DeliveryError } from '../delivery/index.js';
+import { createNoticeText, DeliveryError } from '../delivery/index.js';
 
 /** What the owner of an account is told about: the kinds of event `account_events` records. */
 export type NoticeKind = AccountEventKind;
@@ -36,7 +36,7 @@ export type NoticeKind = AccountEventKind;
  */
 export async function notifyOwner(
   ctx: Pick<AppContext, 'db' | 'now' | 'transports'>,
-  user: Pick<User, 'id'>,
+  user: { id: string },
   kind: NoticeKind,
   log: FastifyBaseLogger,
   options: { alsoTo?: Recipient | undefined; summary?: string | undefined; skip?: string | undefined } = {},
@@ -90,7 +90,10 @@ export async function noticeRecipients(db: Kysely<Database>, userId: string): Pr
     .orderBy('created_at')
     .orderBy('value')
     .execute();
-  return rows.map((row) => ({ channel: row.kind === 'phone' ? 'sms' : 'email', to: row.value }));
+  return rows.map((row) => ({
+    channel: METHOD_KIND_CHANNEL[row.kind as keyof typeof METHOD_KIND_CHANNEL],
+    to: row.value,
+  }));
 }
 
 /** A phone number (by SMS) or e-mail address a notice goes to. */

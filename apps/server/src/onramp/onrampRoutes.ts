@@ -1,10 +1,11 @@
 import { onrampSessionRoute } from '@dial/api';
 import { buildOnrampUrl, DialError, type OnrampAsset } from '@dial/core';
 import type { AppContext } from '../appContext.js';
+import { accountWallet } from '../auth/accountWallet.js';
+import { rateKey } from '../config/rateKey.js';
 import { plainIp } from '../http/plainIp.js';
 import type { TypedApp } from '../http/typedApp.js';
 import { ipSubject } from '../rateLimit/ipSubject.js';
-import { accountWallet } from '../wallet/accountWallet.js';
 import type { AvailableOffer } from './availableOffers.js';
 import { checkAmount } from './checkAmount.js';
 import type { OnrampProvider } from './onrampProvider.js';
@@ -30,12 +31,12 @@ export function registerOnrampRoutes(
       const user = request.user!;
       const now = ctx.now();
       await ctx.rateLimiter.consume(
-        `onramp-session:user:${user.id}`,
+        rateKey('onrampSessionsPerUser', user.id),
         ctx.config.rateLimits.onrampSessionsPerUser,
         now,
       );
       await ctx.rateLimiter.consume(
-        `onramp-session:ip:${ipSubject(request.ip, ctx.config.ipv6PrefixLength)}`,
+        rateKey('onrampSessionsPerIp', ipSubject(request.ip, ctx.config.ipv6PrefixLength)),
         ctx.config.rateLimits.onrampSessionsPerIp,
         now,
       );

@@ -9,7 +9,8 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { type Address, type Hex, parseEther, parseUnits } from 'viem';
 import { recordSentCredit } from '../activity/recordSentCredit.js';
 import type { AppContext } from '../appContext.js';
-import { createChainWatchDeps } from '../chainWatch/chainWatch.js';
+import { createChainWatchDeps } from '../chainWatch/chainWatchDeps.js';
+import { rateKey } from '../config/rateKey.js';
 import { mintTestUsdc } from '../devchain/index.js';
 import { retryAfterSeconds } from '../http/errorHandling.js';
 import { ipSubject } from '../rateLimit/ipSubject.js';
@@ -119,7 +120,7 @@ export async function registerSandboxRoutes(
       const now = ctx.now();
       try {
         await ctx.rateLimiter.consume(
-          `onramp-sandbox-pay:ip:${ipSubject(request.ip, ctx.config.ipv6PrefixLength)}`,
+          rateKey('sandboxPaymentsPerIp', ipSubject(request.ip, ctx.config.ipv6PrefixLength)),
           ctx.config.rateLimits.sandboxPaymentsPerIp,
           now,
         );

@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import type { OnrampExperience } from '@dial/core';
+import { MINUTE_MS, type OnrampExperience } from '@dial/core';
 import type { Kysely, Selectable } from 'kysely';
 import { hashToken } from '../auth/sessions.js';
 import type { Database, OnrampSessionsTable } from '../db/database.js';
 import type { OnrampSessionRequest } from './onrampProvider.js';
 
 /** A sandbox token lives 5 minutes, as Coinbase's do. */
-export const SANDBOX_TOKEN_TTL_MS = 5 * 60_000;
+export const SANDBOX_TOKEN_TTL_MS = 5 * MINUTE_MS;
 
 /** A stored sandbox session. */
 export type SandboxSession = Selectable<OnrampSessionsTable>;

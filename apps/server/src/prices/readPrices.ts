@@ -1,4 +1,5 @@
 import { PRICED_ASSETS, type PriceCurrency, type PricedAsset, type Prices } from '@dial/api';
+import { MINUTE_SECONDS } from '@dial/core';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../appContext.js';
 import type { PriceSource } from './priceSource.js';
@@ -9,7 +10,7 @@ export const PRICE_FRESH_SECONDS = 60;
  * When the source fails, a stored price at most this old is still answered (with its `fetchedAt`); an older
  * one never is: no price is better than a wrong one.
  */
-export const PRICE_USABLE_SECONDS = 5 * 60;
+export const PRICE_USABLE_SECONDS = 5 * MINUTE_SECONDS;
 
 type Quote = Prices['prices'][number];
 

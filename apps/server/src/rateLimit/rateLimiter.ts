@@ -1,5 +1,6 @@
-import { DialError } from '@dial/core';
-import type { WindowLimit } from './limits.js';
+import { DialError, SECOND_MS } from '@dial/core';
+import type { RateKey } from '../config/rateKey.js';
+import type { WindowLimit } from '../config/rateLimits.js';
 
 /**
  * Counts events against fixed-window limits kept outside the server's memory (the database, or Redis when
@@ -10,13 +11,13 @@ export interface RateLimiter {
    * Counts one event against `limit` for `key`, and refuses it when the window already holds `limit.max`
    * events. Refused events count too, so hammering does not reopen the window.
    *
-   * @param key - The limit and its subject, e.g. `otp-start:ip:203.0.113.9`.
+   * @param key - The limit and its subject (`rateKey`), e.g. `otp-start:ip:203.0.113.9`.
    * @param now - The caller's clock; the window is `now` rounded down to a multiple of the window length.
    * @returns How many more events the window allows after this one (0 when this one reached the limit).
    * @throws {DialError} `too_many_requests` with `retryAfterSeconds` (until the window ends);
    *   `rate_limit_unavailable` when the counters cannot be reached (never "allow everything").
    */
-  consume(key: string, limit: WindowLimit, now: Date): Promise<number>;
+  consume(key: RateKey, limit: WindowLimit, now: Date): Promise<number>;
 
   /**
    * Reads how many more events the window allows for `key`, counting nothing, and refuses as
@@ -25,12 +26,12 @@ export interface RateLimiter {
    *
    * @throws {DialError} `too_many_requests` with `retryAfterSeconds`; `rate_limit_unavailable`.
    */
-  peek(key: string, limit: WindowLimit, now: Date): Promise<number>;
+  peek(key: RateKey, limit: WindowLimit, now: Date): Promise<number>;
 }
 
 /** The start of the fixed window `now` falls in, in milliseconds since the epoch. */
 export function windowStartMs(limit: WindowLimit, now: Date): number {
-  const windowMs = limit.windowSeconds * 1000;
+  const windowMs = limit.windowSeconds * SECOND_MS;
   return Math.floor(now.getTime() / windowMs) * windowMs;
 }
 
@@ -40,7 +41,7 @@ export function secondsUntilWindowEnds(
   now: Date,
   startMs = windowStartMs(limit, now),
 ): number {
-  const endsAt = startMs + limit.windowSeconds * 1000;
+  const endsAt = startMs + limit.windowSeconds * SECOND_MS;
   return Math.max(1, Math.ceil((endsAt - now.getTime()) / 1000));
 }
 

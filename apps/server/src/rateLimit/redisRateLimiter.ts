@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { DialError } from '@dial/core';
+import { DialError, SECOND_MS } from '@dial/core';
 import { REDIS_TIMEOUT_MS, type RedisClient } from './connectRedis.js';
 import { type RateLimiter, refuseOverLimit, windowStartMs } from './rateLimiter.js';
 
@@ -72,7 +72,7 @@ export function createRedisRateLimiter(client: RedisClient, options: RedisRateLi
         keys: [options.keyPrefix + key],
         arguments: [
           String(windowStartMs(limit, now)),
-          String(limit.windowSeconds * 1000),
+          String(limit.windowSeconds * SECOND_MS),
           String(now.getTime()),
         ],
       };

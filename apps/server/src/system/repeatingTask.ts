@@ -1,3 +1,5 @@
+import type { FastifyInstance } from 'fastify';
+
 /** A task a server repeats on a timer; see {@link startRepeatingTask}. */
 export interface RepeatingTask {
   /** Stops the timer and waits for the run at work, if any, so nothing touches the database after. */
@@ -35,4 +37,19 @@ export function startRepeatingTask(
       await running;
     },
   };
+}
+
+/**
+ * Runs the task `start` starts while `app` is open: started when the app is ready, stopped when it closes
+ * (the run at work finished first, before the database closes: `buildApp` adds its own closing first, and
+ * Fastify runs the `onClose` hooks last added first).
+ */
+export function runWhileOpen(app: FastifyInstance, start: () => RepeatingTask): void {
+  let task: RepeatingTask | undefined;
+  app.addHook('onReady', async () => {
+    task = start();
+  });
+  app.addHook('onClose', async () => {
+    await task?.stop();
+  });
 }

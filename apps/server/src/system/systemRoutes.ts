@@ -1,19 +1,27 @@
-import { configRoute, healthRoute, localChainRoute, readyRoute } from '@dial/api';
-import { DialError, LOCAL_CHAIN_ID } from '@dial/core';
+import { configRoute, healthRoute, localChainRoute, type OnrampInfo, readyRoute } from '@dial/api';
+import { CHANNELS, DialError, LOCAL_CHAIN_ID, MINUTE_MS } from '@dial/core';
 import type { FastifyReply } from 'fastify';
 import type { AppContext } from '../appContext.js';
+import { hasLocalChain } from '../config/index.js';
+import { sweepExpiredRows } from '../db/sweepExpiredRows.js';
 import type { TypedApp } from '../http/typedApp.js';
-import type { AvailableOffer } from '../onramp/availableOffers.js';
 import type { RedisClient } from '../rateLimit/connectRedis.js';
 import { checkReadiness, isReady } from './readiness.js';
+import { runWhileOpen, startRepeatingTask } from './repeatingTask.js';
 
-/** `GET /api/health`, `GET /api/ready`, `GET /api/config` and `GET /api/openapi.json`. */
+/** How often expired codes, sessions and rate-limit windows are deleted. */
+const SWEEP_INTERVAL_MS = 10 * MINUTE_MS;
+
+/**
+ * `GET /api/health`, `GET /api/ready`, `GET /api/config` and `GET /api/openapi.json`; and, while the app is
+ * open, the sweep of rows nothing will read again (`db/sweepExpiredRows.ts`) every 10 minutes.
+ */
 export function registerSystemRoutes(
   app: TypedApp,
   ctx: AppContext,
   options: {
-    localChain: boolean;
-    onramp: { provider: 'coinbase' | 'sandbox'; offers: readonly AvailableOffer[] } | null;
+    /** The on-ramp's provider and offers, as `GET /api/config` answers them; null when it is off. */
+    onramp: OnrampInfo | null;
     /** The rate limits' Redis connection, checked by `GET /api/ready`; null without `REDIS_URL`. */
     redis: RedisClient | null;
   },
@@ -60,9 +68,10 @@ export function registerSystemRoutes(
   );
 
   // It depends on the configuration only, which does not change while the server runs.
+  const localChain = hasLocalChain(ctx.config);
   const publicConfig = onceSerialized(() => ({
     environment: ctx.config.environment,
-    localChain: options.localChain
+    localChain: localChain
       ? {
           id: LOCAL_CHAIN_ID,
           name: 'Local',
@@ -71,14 +80,11 @@ export function registerSystemRoutes(
           usdc: ctx.config.localChain?.usdc ?? null,
         }
       : null,
-    faucet: options.localChain,
-    channels: (['sms', 'email'] as const).filter((channel) => ctx.transports[channel] !== undefined),
+    faucet: localChain,
+    channels: CHANNELS.filter((channel) => ctx.transports[channel] !== undefined),
     rpcUrls: ctx.config.rpcUrls,
     walletConnect: ctx.config.walletConnect,
-    onramp:
-      options.onramp === null
-        ? null
-        : { provider: options.onramp.provider, offers: [...options.onramp.offers] },
+    onramp: options.onramp,
   }));
   app.get(
     configRoute.url,
@@ -92,6 +98,14 @@ export function registerSystemRoutes(
   );
 
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  runWhileOpen(app, () =>
+    startRepeatingTask(
+      () => sweepExpiredRows(ctx.db, ctx.now(), ctx.config),
+      SWEEP_INTERVAL_MS,
+      (error) => app.log.warn({ err: error }, 'sweeping expired rows failed'),
+    ),
+  );
 }
 
 /**

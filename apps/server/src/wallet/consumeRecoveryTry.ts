@@ -1,4 +1,5 @@
 import type { AppContext } from '../appContext.js';
+import { rateKey } from '../config/rateKey.js';
 import { secondsUntilWindowEnds } from '../rateLimit/rateLimiter.js';
 
 /** What is left of the user's hourly recovery tries after one. */
@@ -19,6 +20,6 @@ export interface RecoveryTriesLeft {
 export async function consumeRecoveryTry(ctx: AppContext, userId: string): Promise<RecoveryTriesLeft> {
   const limit = ctx.config.rateLimits.walletRecoveryPerUser;
   const now = ctx.now();
-  const triesLeft = await ctx.rateLimiter.consume(`recovery:user:${userId}`, limit, now);
+  const triesLeft = await ctx.rateLimiter.consume(rateKey('walletRecoveryPerUser', userId), limit, now);
   return triesLeft > 0 ? { triesLeft } : { triesLeft, retryAfterSeconds: secondsUntilWindowEnds(limit, now) };
 }

@@ -1,19 +1,14 @@
 import { lookupRecipientRoute } from '@dial/api';
-import { DialError, maskIdentifier, readE164 } from '@dial/core';
+import { DialError, maskIdentifier, readInternationalPhone } from '@dial/core';
 import type { AppContext } from '../appContext.js';
+import { rateKey } from '../config/rateKey.js';
 import type { TypedApp } from '../http/typedApp.js';
 import { ipSubject } from '../rateLimit/ipSubject.js';
 import { findWalletByPhone } from './walletStore.js';
 
-/** Reads a phone number as typed (international form, or national US) into E.164. */
-function readPhone(text: string): string {
-  const phone = readE164(text, 'US');
-  if (!phone.ok) throw new DialError('invalid_phone', { details: phone.details });
-  return phone.e164;
-}
-
 /**
- * `GET /api/users/lookup?phone=…` finds the wallet to send to by phone number: the address of the Dial
+ * `GET /api/users/lookup?phone=…` finds the wallet to send to by phone number, in international form only
+ * (a national number is refused with `invalid_phone`, as at sign-in): the address of the Dial
  * user who verified that number, and the number masked to its last four digits. Nothing else about the
  * user (no id, no e-mail). An unknown number and a user without a wallet answer the same 404. Limited per
  * user and per client address, since each answer tells whether a number has a Dial wallet.
@@ -28,16 +23,16 @@ export function registerRecipientRoutes(app: TypedApp, ctx: AppContext): void {
     async (request) => {
       const now = ctx.now();
       await ctx.rateLimiter.consume(
-        `lookup:ip:${ipSubject(request.ip, ctx.config.ipv6PrefixLength)}`,
+        rateKey('walletLookupsPerIp', ipSubject(request.ip, ctx.config.ipv6PrefixLength)),
         ctx.config.rateLimits.walletLookupsPerIp,
         now,
       );
       await ctx.rateLimiter.consume(
-        `lookup:user:${request.user!.id}`,
+        rateKey('walletLookupsPerUser', request.user!.id),
         ctx.config.rateLimits.walletLookupsPerUser,
         now,
       );
-      const e164 = readPhone(request.query.phone);
+      const e164 = readInternationalPhone(request.query.phone);
       const address = await findWalletByPhone(ctx.db, e164);
       if (address === undefined) throw new DialError('recipient_not_found');
       return { address, phone: maskIdentifier(e164) };

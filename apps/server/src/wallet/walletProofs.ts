@@ -1,8 +1,18 @@
 import { randomBytes } from 'node:crypto';
-import { DialError, type WalletProofFields, type WalletProofPurpose, walletProofMessage } from '@dial/core';
+import {
+  DialError,
+  SECOND_MS,
+  type WalletProofFields,
+  type WalletProofPurpose,
+  walletProofMessage,
+} from '@dial/core';
+import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { type Hex, isHex, recoverMessageAddress } from 'viem';
+import type { AppContext } from '../appContext.js';
+import { sessionHashOf } from '../auth/reauthentication.js';
 import { hashToken } from '../auth/sessions.js';
+import { rateKey } from '../config/rateKey.js';
 import type { Database, WalletChallengePurpose } from '../db/database.js';
 
 /** How long a challenge can be signed and used. */
@@ -24,24 +34,35 @@ export interface ChallengeOwner {
 }
 
 /**
- * Issues a challenge for the wallet's key to sign: 256 random bits (base64url), stored as its hash with the
- * user, the session and the purpose, usable once within {@link CHALLENGE_TTL_SECONDS}.
+ * Issues a challenge for the wallet's key to sign, to the signed-in request's user and session, for one
+ * purpose: counted against `walletChallengesPerUser` (each is a row until used or swept), then 256 random
+ * bits (base64url), stored as its hash with the user, the session and the purpose, usable once within
+ * {@link CHALLENGE_TTL_SECONDS}. The one way both challenge routes (the wallet's and the account's) make one.
+ *
+ * @throws {DialError} `too_many_requests` past the user's limit.
  */
 export async function issueChallenge(
-  db: Kysely<Database>,
-  owner: ChallengeOwner,
-  now: Date,
-): Promise<{ challenge: string; expiresAt: Date }> {
+  ctx: AppContext,
+  request: FastifyRequest,
+  purpose: WalletChallengePurpose,
+): Promise<{ challenge: string; expiresAt: string }> {
+  const userId = request.user!.id;
+  const now = ctx.now();
+  await ctx.rateLimiter.consume(
+    rateKey('walletChallengesPerUser', userId),
+    ctx.config.rateLimits.walletChallengesPerUser,
+    now,
+  );
   const challenge = randomBytes(32).toString('base64url');
-  const expiresAt = new Date(now.getTime() + CHALLENGE_TTL_SECONDS * 1000);
-  await db
+  const expiresAt = new Date(now.getTime() + CHALLENGE_TTL_SECONDS * SECOND_MS).toISOString();
+  await ctx.db
     .insertInto('wallet_challenges')
     .values({
       challenge_hash: hashToken(challenge),
-      user_id: owner.userId,
-      session_hash: owner.sessionHash,
-      purpose: owner.purpose,
-      expires_at: expiresAt.toISOString(),
+      user_id: userId,
+      session_hash: sessionHashOf(request),
+      purpose,
+      expires_at: expiresAt,
       created_at: now.toISOString(),
     })
     .execute();

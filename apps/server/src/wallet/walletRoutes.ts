@@ -17,12 +17,12 @@ import {
   readAddress,
   SHARE_LENGTH,
 } from '@dial/core';
-import { verifyAccountProof } from '../accountChanges/accountProof.js';
 import type { AppContext } from '../appContext.js';
 import { requireFreshCode, requireRecentReauth, sessionHashOf } from '../auth/reauthentication.js';
 import { publishWalletEvent } from '../events/walletEvents.js';
 import type { TypedApp } from '../http/typedApp.js';
 import { notifyOwner } from '../notices/notifyOwner.js';
+import { verifyAccountProof } from './accountProof.js';
 import { consumeRecoveryTry } from './consumeRecoveryTry.js';
 import { CHALLENGE_TTL_SECONDS, issueChallenge, verifyWalletProof } from './walletProofs.js';
 import {
@@ -120,21 +120,7 @@ export function registerWalletRoutes(app: TypedApp, ctx: AppContext): void {
           "signs core's `walletProofMessage` with it and sends the signature as `proof`. Limited per user.",
       },
     },
-    async (request, reply) => {
-      const userId = request.user!.id;
-      const now = ctx.now();
-      await ctx.rateLimiter.consume(
-        `wallet-challenge:user:${userId}`,
-        ctx.config.rateLimits.walletChallengesPerUser,
-        now,
-      );
-      const { challenge, expiresAt } = await issueChallenge(
-        ctx.db,
-        { userId, sessionHash: sessionHashOf(request), purpose: request.body.purpose },
-        now,
-      );
-      return reply.code(201).send({ challenge, expiresAt: expiresAt.toISOString() });
-    },
+    async (request, reply) => reply.code(201).send(await issueChallenge(ctx, request, request.body.purpose)),
   );
 
   app.get(
@@ -164,7 +150,7 @@ export function registerWalletRoutes(app: TypedApp, ctx: AppContext): void {
  * - `GET /api/wallet/recovery` gives the owner their encrypted recovery share (not counted: checking a
  *   guess against it needs an OPRF evaluation, which is), and `POST /api/wallet/recovery/failed` reports a
  *   wrong recovery password or passkey, counted against the per-user recovery limit (see
- *   `walletRecoveryPerUser` in `rateLimit/limits.ts` for the threat model);
+ *   `walletRecoveryPerUser` in `config/rateLimits.ts` for the threat model);
  * - `GET /api/wallet/export` gives the auth share again, but only to a session re-authenticated within the
  *   last 5 minutes (the browser combines it with the device share to show the key).
  */

@@ -2,9 +2,9 @@ import type { RecoveryKdf } from '@dial/api';
 import { DialError } from '@dial/core';
 import type { Kysely } from 'kysely';
 import type { Address } from 'viem';
+import { accountWallet } from '../auth/accountWallet.js';
 import type { Database, RecoveryMethod } from '../db/database.js';
 import { isUniqueViolation } from '../db/isUniqueViolation.js';
-import { accountWallet } from './accountWallet.js';
 import { decryptAuthShare, type EncryptedShare, encryptAuthShare } from './shareCipher.js';
 
 /** A user's embedded wallet as the registry keeps it. */

@@ -1,4 +1,4 @@
-import { DialError } from '@dial/core';
+import { DialError, SECOND_MS } from '@dial/core';
 import { type Address, getAddress } from 'viem';
 import { createSiweMessage, parseSiweMessage, type SiweMessage } from 'viem/siwe';
 import { SIWE_NONCE_TTL_SECONDS } from './siweNonces.js';
@@ -118,8 +118,8 @@ export function checkSiweFields(fields: SiweFields, rules: SiweRules, now: Date)
 
   const at = now.getTime();
   const issuedAt = fields.issuedAt.getTime();
-  const skew = ISSUED_AT_SKEW_SECONDS * 1000;
-  if (issuedAt > at + skew || issuedAt < at - SIWE_NONCE_TTL_SECONDS * 1000 - skew) {
+  const skew = ISSUED_AT_SKEW_SECONDS * SECOND_MS;
+  if (issuedAt > at + skew || issuedAt < at - SIWE_NONCE_TTL_SECONDS * SECOND_MS - skew) {
     throw new DialError('siwe_issued_at_invalid');
   }
   if (fields.expirationTime !== undefined && fields.expirationTime.getTime() <= at) {

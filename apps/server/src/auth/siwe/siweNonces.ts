@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { DialError } from '@dial/core';
+import { DialError, SECOND_MS } from '@dial/core';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.js';
 import { hashToken } from '../sessions.js';
@@ -27,7 +27,7 @@ export async function issueSiweNonce(
   now: Date,
 ): Promise<{ nonce: string; expiresAt: Date }> {
   const nonce = randomBytes(NONCE_BYTES).toString('hex');
-  const expiresAt = new Date(now.getTime() + SIWE_NONCE_TTL_SECONDS * 1000);
+  const expiresAt = new Date(now.getTime() + SIWE_NONCE_TTL_SECONDS * SECOND_MS);
   await db
     .insertInto('siwe_nonces')
     .values({

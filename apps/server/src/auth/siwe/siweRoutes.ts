@@ -1,22 +1,15 @@
-import {
-  linkWalletNonceRoute,
-  linkWalletRoute,
-  type SiweNonce,
-  siweNonceRoute,
-  siweVerifyRoute,
-} from '@dial/api';
+import { type SiweNonce, siweNonceRoute, siweVerifyRoute } from '@dial/api';
 import { DialError, LOCAL_CHAIN_ID, SUPPORTED_CHAINS } from '@dial/core';
 import type { FastifyRequest } from 'fastify';
 import type { Hex } from 'viem';
-import { changeAccount } from '../../accountChanges/changeAccount.js';
 import type { AppContext } from '../../appContext.js';
 import { ChainReadError } from '../../chain/chainReader.js';
 import { createMessageSignatureVerifier } from '../../chain/verifyChainSignature.js';
 import type { AppConfig } from '../../config/index.js';
+import { rateKey } from '../../config/rateKey.js';
 import type { TypedApp } from '../../http/typedApp.js';
 import { ipSubject } from '../../rateLimit/ipSubject.js';
 import { deviceHashOf, ensureDevice } from '../devices.js';
-import { sessionHashOf } from '../reauthentication.js';
 import { startSignedInSession } from '../startSignedInSession.js';
 import { findEmbeddedWalletOwner, findOrCreateUser } from '../users.js';
 import { checkSiweFields, readSiweMessage, type SiweFields, type SiweRules } from './checkSiweMessage.js';
@@ -29,12 +22,33 @@ const STATEMENTS = {
 } as const;
 
 /** A SIWE message is lines: its routes let line feeds (only) through the control-character check. */
-const MULTILINE = { multilineBodyFields: ['message'] } as const;
+export const MULTILINE = { multilineBodyFields: ['message'] } as const;
+
+/** What the sign-in routes and the link routes (`account/walletLinkRoutes.ts`) check alike. */
+export interface SiweChecks {
+  /** The nonce and what the message must say: for the origin the request comes from, when it is ours. */
+  nonceAnswer(
+    request: FastifyRequest,
+    issued: { nonce: string; expiresAt: Date },
+    purpose: keyof typeof STATEMENTS,
+  ): SiweNonce;
+  /**
+   * Every check of a signed message, ending with the nonce used: the message's address is proven.
+   *
+   * @throws {DialError} the message's, the nonce's and the signature's refusals.
+   */
+  proveSigned(
+    body: { message: string; signature: string },
+    binding: SiweNonceBinding,
+    ip: string,
+  ): Promise<SiweFields>;
+}
 
 /**
- * Sign-In with Ethereum (EIP-4361): `POST /api/auth/siwe/nonce` and `/verify` sign in (and sign up) the
- * address of a wallet the person already has; `POST /api/auth/methods/wallet/nonce` and
- * `/api/auth/methods/wallet` link one to the signed-in account.
+ * Sign-In with Ethereum (EIP-4361), the checks of its messages: those of `POST /api/auth/siwe/nonce` and
+ * `/verify` (below), which sign in (and sign up) the address of a wallet the person already has, and those of
+ * `POST /api/auth/methods/wallet/nonce` and `/api/auth/methods/wallet`, which link one to the signed-in
+ * account (`account/walletLinkRoutes.ts`).
  *
  * A sign-in nonce is bound to the browser that asked (its `dial_device` cookie, set by the nonce route when
  * it has none), a link nonce to the session that asked, so neither works for the other purpose nor from
@@ -43,12 +57,11 @@ const MULTILINE = { multilineBodyFields: ['message'] } as const;
  * EIP-191, ERC-1271, ERC-6492); only then is the nonce used, in one statement that lets one request through.
  * No limit is counted per address (see `checkSignature`): naming someone's address spends nothing of theirs.
  */
-export function registerSiweRoutes(app: TypedApp, ctx: AppContext): void {
+export function createSiweChecks(ctx: AppContext): SiweChecks {
   const rules: SiweRules = { origins: ctx.config.allowedOrigins, chainIds: siweChainIds(ctx.config) };
   const verifier = createMessageSignatureVerifier(ctx.config);
   const limits = ctx.config.rateLimits;
 
-  /** The nonce and what the message must say: for the origin the request comes from, when it is ours. */
   const nonceAnswer = (
     request: FastifyRequest,
     issued: { nonce: string; expiresAt: Date },
@@ -83,12 +96,12 @@ export function registerSiweRoutes(app: TypedApp, ctx: AppContext): void {
     if (body.signature.length % 2 !== 0) throw new DialError('siwe_signature_invalid');
     const signed = { address: fields.address, message: body.message, signature: body.signature as Hex };
     const now = ctx.now();
-    const browserKey = `siwe-chain-check:${from.browser}`;
+    const browserKey = rateKey('siweChainChecksPerDevice', from.browser);
     await ctx.rateLimiter.peek(browserKey, limits.siweChainChecksPerDevice, now);
     if (await verifier.signedByKey(signed)) return;
     await ctx.rateLimiter.consume(browserKey, limits.siweChainChecksPerDevice, now);
     await ctx.rateLimiter.consume(
-      `siwe-chain-check:ip:${ipSubject(from.ip, ctx.config.ipv6PrefixLength)}`,
+      rateKey('siweChainChecksPerIp', ipSubject(from.ip, ctx.config.ipv6PrefixLength)),
       limits.siweChainChecksPerIp,
       now,
     );
@@ -102,7 +115,6 @@ export function registerSiweRoutes(app: TypedApp, ctx: AppContext): void {
     if (!valid) throw new DialError('siwe_signature_invalid');
   };
 
-  /** Every check of a signed message, ending with the nonce used: the message's address is proven. */
   const proveSigned = async (
     body: { message: string; signature: string },
     binding: SiweNonceBinding,
@@ -120,10 +132,18 @@ export function registerSiweRoutes(app: TypedApp, ctx: AppContext): void {
     return fields;
   };
 
+  return { nonceAnswer, proveSigned };
+}
+
+/** `POST /api/auth/siwe/nonce` and `/verify`: sign in (and sign up) with a wallet's signed message. */
+export function registerSiweRoutes(app: TypedApp, ctx: AppContext): void {
+  const { nonceAnswer, proveSigned } = createSiweChecks(ctx);
+  const limits = ctx.config.rateLimits;
+
   app.post(siweNonceRoute.url, { schema: siweNonceRoute.schema }, async (request, reply) => {
     const now = ctx.now();
     await ctx.rateLimiter.consume(
-      `siwe-nonce:ip:${ipSubject(request.ip, ctx.config.ipv6PrefixLength)}`,
+      rateKey('siweNoncesPerIp', ipSubject(request.ip, ctx.config.ipv6PrefixLength)),
       limits.siweNoncesPerIp,
       now,
     );
@@ -158,42 +178,6 @@ export function registerSiweRoutes(app: TypedApp, ctx: AppContext): void {
         identifier: address,
       });
       return { user, isNewUser };
-    },
-  );
-
-  app.post(
-    linkWalletNonceRoute.url,
-    { preHandler: app.requireUser, schema: linkWalletNonceRoute.schema },
-    async (request) => {
-      const now = ctx.now();
-      await ctx.rateLimiter.consume(
-        `siwe-nonce:ip:${ipSubject(request.ip, ctx.config.ipv6PrefixLength)}`,
-        limits.siweNoncesPerIp,
-        now,
-      );
-      const issued = await issueSiweNonce(
-        ctx.db,
-        { purpose: 'link', sessionHash: sessionHashOf(request) },
-        now,
-      );
-      return nonceAnswer(request, issued, 'link');
-    },
-  );
-
-  app.post(
-    linkWalletRoute.url,
-    { preHandler: app.requireUser, schema: linkWalletRoute.schema, config: MULTILINE },
-    async (request, reply) => {
-      const binding: SiweNonceBinding = { purpose: 'link', sessionHash: sessionHashOf(request) };
-      const { address } = await proveSigned(request.body, binding, request.ip);
-      // The signature proves the new wallet; only the account's key proves the account's owner wants it.
-      const outcome = await changeAccount(
-        ctx,
-        request,
-        { action: 'link-method', kind: 'wallet', value: address },
-        request.body.proof,
-      );
-      return 'pending' in outcome ? reply.code(202).send(outcome) : { method: outcome.applied };
     },
   );
 }

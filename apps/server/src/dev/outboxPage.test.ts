@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import type { OutboxRecord } from '../delivery/outboxTransport.js';
 import { renderOutboxPage } from './outboxPage.js';
-import type { OutboxRecord } from './outboxTransport.js';
 
 const older: OutboxRecord = {
   id: 'msg-1',

@@ -1,5 +1,5 @@
+import type { OutboxRecord } from '../delivery/outboxTransport.js';
 import { escapeHtml, htmlPage } from '../http/htmlPage.js';
-import type { OutboxRecord } from './outboxTransport.js';
 
 const CHANNEL_LABEL = { sms: 'SMS', email: 'E-mail' } as const;
 

@@ -3,7 +3,7 @@ import { type AccountChangeAction, accountChangeMessage, DialError } from '@dial
 import type { Kysely } from 'kysely';
 import { getAddress } from 'viem';
 import type { Database } from '../db/database.js';
-import { checkSigner, consumeChallenge } from '../wallet/walletProofs.js';
+import { checkSigner, consumeChallenge } from './walletProofs.js';
 
 /**
  * The keys whose signature proves a change to the account: its embedded wallet when it has one (the key split

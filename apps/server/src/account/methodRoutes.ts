@@ -6,27 +6,23 @@ import {
   updateMethodRoute,
   useWalletRoute,
 } from '@dial/api';
-import { DialError } from '@dial/core';
+import { CHANNEL_METHOD_KIND, type Channel, DialError } from '@dial/core';
 import { changeAccount, ownMethod } from '../accountChanges/changeAccount.js';
 import type { AppContext } from '../appContext.js';
-import type { IdentityKind } from '../db/database.js';
-import type { Channel } from '../delivery/index.js';
+import { checkCode } from '../auth/checkCode.js';
+import { linkBudget } from '../auth/codeBudgets.js';
+import { deviceHashOf, ensureDevice } from '../auth/devices.js';
+import { toSignInMethod } from '../auth/linkMethod.js';
+import { normalizeTarget } from '../auth/normalizeTarget.js';
+import type { CodeSlot } from '../auth/otpCodes.js';
+import { codeSentAnswer, sendCode } from '../auth/sendCode.js';
 import type { TypedApp } from '../http/typedApp.js';
-import { checkCode } from './checkCode.js';
-import { linkBudget } from './codeBudgets.js';
-import { deviceHashOf, ensureDevice } from './devices.js';
-import { toSignInMethod } from './linkMethod.js';
-import { normalizeTarget } from './normalizeTarget.js';
-import type { CodeSlot } from './otpCodes.js';
-import { codeSentAnswer, sendCode } from './sendCode.js';
 
 /** What a channel without a provider answers (400 `invalid_data` with this message). */
 const UNAVAILABLE: Record<Channel, string> = {
   sms: 'Codes cannot be sent by SMS on this server, so a phone number cannot be linked here.',
   email: 'Codes cannot be sent by e-mail on this server, so an e-mail address cannot be linked here.',
 };
-
-const KIND_OF: Record<Channel, IdentityKind> = { sms: 'phone', email: 'email' };
 
 /**
  * The signed-in person's sign-in methods (`/api/auth/methods…`, except the wallet routes of SIWE linking):
@@ -109,7 +105,7 @@ export function registerMethodRoutes(app: TypedApp, ctx: AppContext): void {
       const outcome = await changeAccount(
         ctx,
         request,
-        { action: 'link-method', kind: KIND_OF[channel], value: target.identifier },
+        { action: 'link-method', kind: CHANNEL_METHOD_KIND[channel], value: target.identifier },
         proof,
       );
       return 'pending' in outcome ? reply.code(202).send(outcome) : { method: outcome.applied };

@@ -1,3 +1,5 @@
+import { DAY_SECONDS, HOUR_SECONDS, MINUTE_SECONDS } from '@dial/core';
+
 /** A fixed-window limit: at most `max` events per `windowSeconds`. */
 export interface WindowLimit {
   max: number;
@@ -32,14 +34,14 @@ export type LimitName =
 /** Every rate limit, by name: the table's numbers, with the configured ones (`OTP_*_PER_IP`) in place. */
 export type RateLimits = Readonly<Record<LimitName, Readonly<WindowLimit>>>;
 
-const HOUR = 3600;
-const TEN_MINUTES = 600;
+const HOUR = HOUR_SECONDS;
+const TEN_MINUTES = 10 * MINUTE_SECONDS;
 
 /**
  * Every rate limit of the server, with its default numbers. `loadConfig` puts `OTP_STARTS_PER_IP` and
  * `OTP_VERIFIES_PER_IP` in place of the two per-IP code limits' `max`; the routes read the result from
- * `config.rateLimits`. The counters' keys (`<limit>:<subject>`, e.g. `otp-start:ip:203.0.113.9`) are written
- * where each limit is consumed; a per-IP subject is always `ipSubject`'s (an IPv6 client's network, as in
+ * `config.rateLimits`. The counters' keys (`<limit>:<subject>`, e.g. `otp-start:ip:203.0.113.9`) are made by
+ * `rateKey` (`rateKey.ts`) alone, the limiters take no other; a per-IP subject is always `ipSubject`'s (an IPv6 client's network, as in
  * `otp-start:ip:2001:db8:0:1::/64`). `sweepExpiredRows` keeps counters as long as the longest window here.
  */
 export const RATE_LIMITS: RateLimits = Object.freeze({
@@ -62,7 +64,7 @@ export const RATE_LIMITS: RateLimits = Object.freeze({
    */
   signInCodesPerIdentifier: { max: 10, windowSeconds: HOUR },
   /** The same hard cap over a day, so that brute force cannot go on at the hourly cap day after day. */
-  signInCodesPerIdentifierPerDay: { max: 30, windowSeconds: 24 * HOUR },
+  signInCodesPerIdentifierPerDay: { max: 30, windowSeconds: DAY_SECONDS },
   /**
    * Sign-in codes for one browser the account has signed in from before (a known browser): a budget of its
    * own, which a flood from other browsers does not use up.

@@ -1,9 +1,9 @@
 import { forgetBrowserRoute, listBrowsersRoute } from '@dial/api';
 import { changeAccount } from '../accountChanges/changeAccount.js';
 import type { AppContext } from '../appContext.js';
+import { listBrowsers } from '../auth/browsers.js';
+import { deviceHashOf } from '../auth/devices.js';
 import type { TypedApp } from '../http/typedApp.js';
-import { listBrowsers } from './browsers.js';
-import { deviceHashOf } from './devices.js';
 
 /**
  * The browsers of the signed-in person's account: listed, and forgotten (with the key's proof at once, else

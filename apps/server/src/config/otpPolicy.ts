@@ -15,10 +15,10 @@ export interface ProofOfWorkPolicy {
 /**
  * How long one-time codes live, how often they may be tried and how hard the proof of work is. The rate
  * limits around codes (how many a number, a browser or an IP address gets) are in the one table of rate
- * limits, `rateLimit/limits.ts`.
+ * limits, `config/rateLimits.ts`.
  */
 export interface OtpPolicy {
-  /** How long a code works (600 s: the web app and the message text say 10 minutes). */
+  /** How long a code works (600 s): the code's row, the routes' `expiresInSeconds` and the message's text. */
   codeTtlSeconds: number;
   /** Wrong tries that kill a code: the last of them already answers `code_attempts_exceeded`. */
   maxAttempts: number;

@@ -1,12 +1,18 @@
-import { endOtherSessionsRoute, endSessionRoute, listSessionsRoute, logoutEverywhereRoute } from '@dial/api';
+import {
+  type AccountProof,
+  endOtherSessionsRoute,
+  endSessionRoute,
+  listSessionsRoute,
+  logoutEverywhereRoute,
+} from '@dial/api';
+import type { FastifyRequest } from 'fastify';
 import { changeAccount } from '../accountChanges/changeAccount.js';
 import type { AppContext } from '../appContext.js';
+import { describeUserAgent } from '../auth/describeUserAgent.js';
+import { sessionHashOf } from '../auth/reauthentication.js';
+import { clearSessionCookie } from '../auth/sessions.js';
+import { sessionIsLive } from '../db/sessionLiveness.js';
 import type { TypedApp } from '../http/typedApp.js';
-import { describeUserAgent } from './describeUserAgent.js';
-import { sessionHashOf } from './reauthentication.js';
-import { clearSessionCookie } from './sessions.js';
-
-const HOUR_MS = 3_600_000;
 
 /**
  * The signed-in person's sessions: the live ones listed, and ending one, all others, or all of them (sign out
@@ -17,24 +23,20 @@ const HOUR_MS = 3_600_000;
  * `404 not_found`, as one that does not exist.
  */
 export function registerAccountSessionRoutes(app: TypedApp, ctx: AppContext): void {
-  /** The times that make a session live now: not past its absolute end, not idle for too long. */
-  const liveSince = (now: Date) => ({
-    nowIso: now.toISOString(),
-    idleCutoff: new Date(now.getTime() - ctx.config.session.idleHours * HOUR_MS).toISOString(),
-  });
+  /** Ends every other session of the account: at once with the key's proof, else asked for (`pending`). */
+  const endOtherSessions = (request: FastifyRequest, proof: AccountProof | undefined) =>
+    changeAccount(ctx, request, { action: 'end-sessions', id: 'all-others' }, proof);
 
   app.get(
     listSessionsRoute.url,
     { preHandler: app.requireUser, schema: listSessionsRoute.schema },
     async (request) => {
-      const { nowIso, idleCutoff } = liveSince(ctx.now());
       const current = sessionHashOf(request);
       const rows = await ctx.db
         .selectFrom('sessions')
         .select(['id', 'token_hash', 'user_agent', 'method', 'created_at', 'last_seen_at'])
         .where('user_id', '=', request.user!.id)
-        .where('expires_at', '>', nowIso)
-        .where('last_seen_at', '>', idleCutoff)
+        .where(sessionIsLive(ctx.config.session.idleHours, ctx.now()))
         .orderBy('last_seen_at', 'desc')
         .orderBy('created_at', 'desc')
         .orderBy('id')
@@ -81,12 +83,7 @@ export function registerAccountSessionRoutes(app: TypedApp, ctx: AppContext): vo
     endOtherSessionsRoute.url,
     { preHandler: app.requireUser, schema: endOtherSessionsRoute.schema },
     async (request, reply) => {
-      const outcome = await changeAccount(
-        ctx,
-        request,
-        { action: 'end-sessions', id: 'all-others' },
-        request.body.proof,
-      );
+      const outcome = await endOtherSessions(request, request.body.proof);
       return 'pending' in outcome ? reply.code(202).send(outcome) : outcome.applied;
     },
   );
@@ -96,12 +93,7 @@ export function registerAccountSessionRoutes(app: TypedApp, ctx: AppContext): vo
     { preHandler: app.requireUser, schema: logoutEverywhereRoute.schema },
     async (request, reply) => {
       // The others first (asked for, or ended with the proof), then this one: signing out needs no proof.
-      const outcome = await changeAccount(
-        ctx,
-        request,
-        { action: 'end-sessions', id: 'all-others' },
-        request.body.proof,
-      );
+      const outcome = await endOtherSessions(request, request.body.proof);
       await ctx.db.deleteFrom('sessions').where('token_hash', '=', sessionHashOf(request)).execute();
       clearSessionCookie(reply, ctx);
       return 'pending' in outcome ? reply.code(202).send(outcome) : { ok: true as const };

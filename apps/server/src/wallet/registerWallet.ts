@@ -1,0 +1,12 @@
+import type { AppContext } from '../appContext.js';
+import type { TypedApp } from '../http/typedApp.js';
+import { registerRecipientRoutes } from './recipientRoutes.js';
+import { registerRecoveryOprfRoutes } from './recoveryOprfRoutes.js';
+import { registerWalletRoutes } from './walletRoutes.js';
+
+/** The embedded wallet: its registration, shares and recovery (with the password's OPRF), and recipients. */
+export function registerWallet(app: TypedApp, ctx: AppContext): void {
+  registerWalletRoutes(app, ctx);
+  registerRecoveryOprfRoutes(app, ctx);
+  registerRecipientRoutes(app, ctx);
+}
