@@ -44,8 +44,12 @@ export function useCountryName(code: string): string | undefined {
   const [, setNamed] = useState(named);
   useEffect(() => {
     if (named) return;
-    findCountry(code);
-    setNamed(true);
+    // After the first paint, not in the commit's task: the form is usable before the names load.
+    const timer = setTimeout(() => {
+      findCountry(code);
+      setNamed(true);
+    }, 0);
+    return () => clearTimeout(timer);
   }, [code]);
   return named ? findCountry(code)?.name : undefined;
 }
