@@ -6,7 +6,7 @@ import {
   logoutEverywhereRoute,
 } from '@dial/api';
 import type { FastifyRequest } from 'fastify';
-import { changeAccount } from '../accountChanges/changeAccount.js';
+import { answerChange, changeAccount } from '../accountChanges/changeAccount.js';
 import type { AppContext } from '../appContext.js';
 import { describeUserAgent } from '../auth/describeUserAgent.js';
 import { sessionHashOf } from '../auth/reauthentication.js';
@@ -75,7 +75,7 @@ export function registerAccountSessionRoutes(app: TypedApp, ctx: AppContext): vo
         { action: 'end-sessions', id: request.params.id },
         request.body.proof,
       );
-      return 'pending' in outcome ? reply.code(202).send(outcome) : { ok: true as const };
+      return answerChange(reply, outcome, () => ({ ok: true as const }));
     },
   );
 
@@ -84,7 +84,7 @@ export function registerAccountSessionRoutes(app: TypedApp, ctx: AppContext): vo
     { preHandler: app.requireUser, schema: endOtherSessionsRoute.schema },
     async (request, reply) => {
       const outcome = await endOtherSessions(request, request.body.proof);
-      return 'pending' in outcome ? reply.code(202).send(outcome) : outcome.applied;
+      return answerChange(reply, outcome, (applied) => applied);
     },
   );
 
@@ -96,7 +96,7 @@ export function registerAccountSessionRoutes(app: TypedApp, ctx: AppContext): vo
       const outcome = await endOtherSessions(request, request.body.proof);
       await ctx.db.deleteFrom('sessions').where('token_hash', '=', sessionHashOf(request)).execute();
       clearSessionCookie(reply, ctx);
-      return 'pending' in outcome ? reply.code(202).send(outcome) : { ok: true as const };
+      return answerChange(reply, outcome, () => ({ ok: true as const }));
     },
   );
 }

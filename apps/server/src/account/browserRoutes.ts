@@ -1,5 +1,5 @@
 import { forgetBrowserRoute, listBrowsersRoute } from '@dial/api';
-import { changeAccount } from '../accountChanges/changeAccount.js';
+import { answerChange, changeAccount } from '../accountChanges/changeAccount.js';
 import type { AppContext } from '../appContext.js';
 import { listBrowsers } from '../auth/browsers.js';
 import { deviceHashOf } from '../auth/devices.js';
@@ -36,8 +36,7 @@ export function registerBrowserRoutes(app: TypedApp, ctx: AppContext): void {
         { action: 'forget-browser', id: request.params.id },
         request.body?.proof,
       );
-      if ('pending' in outcome) return reply.code(202).send(outcome);
-      return outcome.applied;
+      return answerChange(reply, outcome, (applied) => applied);
     },
   );
 }

@@ -7,7 +7,7 @@ import {
   useWalletRoute,
 } from '@dial/api';
 import { CHANNEL_METHOD_KIND, type Channel, DialError } from '@dial/core';
-import { changeAccount, ownMethod } from '../accountChanges/changeAccount.js';
+import { answerChange, changeAccount, ownMethod } from '../accountChanges/changeAccount.js';
 import type { AppContext } from '../appContext.js';
 import { checkCode } from '../auth/checkCode.js';
 import { linkBudget } from '../auth/codeBudgets.js';
@@ -108,7 +108,7 @@ export function registerMethodRoutes(app: TypedApp, ctx: AppContext): void {
         { action: 'link-method', kind: CHANNEL_METHOD_KIND[channel], value: target.identifier },
         proof,
       );
-      return 'pending' in outcome ? reply.code(202).send(outcome) : { method: outcome.applied };
+      return answerChange(reply, outcome, (applied) => ({ method: applied }));
     },
   );
 
@@ -119,8 +119,9 @@ export function registerMethodRoutes(app: TypedApp, ctx: AppContext): void {
       const { findable, proof } = request.body;
       const id = request.params.id;
       const outcome = await changeAccount(ctx, request, { action: 'set-findable', id, findable }, proof);
-      if ('pending' in outcome) return reply.code(202).send(outcome);
-      return { method: await ownMethodAnswer(ctx, request.user!.id, id) };
+      return answerChange(reply, outcome, async () => ({
+        method: await ownMethodAnswer(ctx, request.user!.id, id),
+      }));
     },
   );
 
@@ -134,7 +135,7 @@ export function registerMethodRoutes(app: TypedApp, ctx: AppContext): void {
         { action: 'remove-method', id: request.params.id },
         request.body.proof,
       );
-      return 'pending' in outcome ? reply.code(202).send(outcome) : { ok: true as const };
+      return answerChange(reply, outcome, () => ({ ok: true as const }));
     },
   );
 
@@ -144,8 +145,9 @@ export function registerMethodRoutes(app: TypedApp, ctx: AppContext): void {
     async (request, reply) => {
       const id = request.params.id;
       const outcome = await changeAccount(ctx, request, { action: 'use-wallet', id }, request.body.proof);
-      if ('pending' in outcome) return reply.code(202).send(outcome);
-      return { method: await ownMethodAnswer(ctx, request.user!.id, id) };
+      return answerChange(reply, outcome, async () => ({
+        method: await ownMethodAnswer(ctx, request.user!.id, id),
+      }));
     },
   );
 }

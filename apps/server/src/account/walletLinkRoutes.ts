@@ -1,5 +1,5 @@
 import { linkWalletNonceRoute, linkWalletRoute } from '@dial/api';
-import { changeAccount } from '../accountChanges/changeAccount.js';
+import { answerChange, changeAccount } from '../accountChanges/changeAccount.js';
 import type { AppContext } from '../appContext.js';
 import { sessionHashOf } from '../auth/reauthentication.js';
 import { issueSiweNonce, type SiweNonceBinding } from '../auth/siwe/siweNonces.js';
@@ -50,7 +50,7 @@ export function registerWalletLinkRoutes(app: TypedApp, ctx: AppContext): void {
         { action: 'link-method', kind: 'wallet', value: address },
         request.body.proof,
       );
-      return 'pending' in outcome ? reply.code(202).send(outcome) : { method: outcome.applied };
+      return answerChange(reply, outcome, (applied) => ({ method: applied }));
     },
   );
 }

@@ -68,6 +68,22 @@ export async function askingSession(db: Kysely<Database>, request: FastifyReques
 /** What {@link changeAccount} did: made the change now (the proof held), or recorded it as pending. */
 export type ChangeOutcome<T> = { applied: T } | { pending: AccountChange };
 
+/**
+ * A change route's answer: `202 {pending}` when the change was only asked for, else what `made` answers with
+ * what was applied. Every route of a change answers through it.
+ */
+export function answerChange<
+  R extends { code(status: 202): { send(body: { pending: AccountChange }): unknown } },
+  T,
+  A,
+>(reply: R, outcome: ChangeOutcome<T>, made: (applied: T) => A): R | A {
+  if ('pending' in outcome) {
+    reply.code(202).send(outcome);
+    return reply;
+  }
+  return made(outcome.applied);
+}
+
 /** What each change's effect answers when it is made. */
 interface Applied {
   'link-method': Awaited<ReturnType<typeof linkMethod>>;
