@@ -1,5 +1,6 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
+import { describeCycle, type Edge, findCycles, sourceFiles, specifiersOf } from '@dial/server/import-graph';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
@@ -33,39 +34,12 @@ const SRC = dirname(new URL(import.meta.url).pathname);
 const CORE_SRC = resolve(SRC, '../../../packages/core/src');
 const APP = '(app)';
 
-interface Edge {
-  from: string;
-  to: string;
-  /** One import that makes the edge, as `file → specifier`, for the failure message. */
-  example: string;
-}
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(path);
-    return /\.tsx?$/.test(entry.name) ? [path] : [];
-  });
-}
-
 /** The folder of `src` a path is in, `(app)` for files at its top, or null outside `src`. */
 function folderOf(path: string): string | null {
   const inside = relative(SRC, path);
   if (inside.startsWith('..')) return null;
   const parts = inside.split(sep);
   return parts.length === 1 ? APP : (parts[0] ?? null);
-}
-
-/** Every module a file imports, by its specifier. */
-function specifiersOf(text: string): string[] {
-  const found = ts.preProcessFile(text, true, true).importedFiles.map((file) => file.fileName);
-  for (const pattern of [
-    /new\s+URL\(\s*['"]([^'"]+)['"]\s*,\s*import\.meta\.url/g,
-    /vi\.mock\(\s*['"]([^'"]+)['"]/g,
-  ]) {
-    for (const match of text.matchAll(pattern)) if (match[1] !== undefined) found.push(match[1]);
-  }
-  return found;
 }
 
 /** The folder-to-folder imports of `src`, one example each. */
@@ -86,71 +60,6 @@ function folderEdges(): Edge[] {
     }
   }
   return [...edges.values()];
-}
-
-/** The cycles between folders: for each folder in one (Tarjan's components), the shortest through it. */
-function findCycles(edges: readonly Edge[]): Edge[][] {
-  const out = new Map<string, Edge[]>();
-  for (const edge of edges) out.set(edge.from, [...(out.get(edge.from) ?? []), edge]);
-  const nodes = [...new Set(edges.flatMap((edge) => [edge.from, edge.to]))].sort();
-
-  const index = new Map<string, number>();
-  const low = new Map<string, number>();
-  const stack: string[] = [];
-  const components: string[][] = [];
-  const visit = (node: string) => {
-    index.set(node, index.size);
-    low.set(node, index.get(node)!);
-    stack.push(node);
-    for (const { to } of out.get(node) ?? []) {
-      if (!index.has(to)) {
-        visit(to);
-        low.set(node, Math.min(low.get(node)!, low.get(to)!));
-      } else if (stack.includes(to)) {
-        low.set(node, Math.min(low.get(node)!, index.get(to)!));
-      }
-    }
-    if (low.get(node) === index.get(node)) {
-      const component: string[] = [];
-      let member: string | undefined;
-      do {
-        member = stack.pop()!;
-        component.push(member);
-      } while (member !== node);
-      if (component.length > 1) components.push(component);
-    }
-  };
-  for (const node of nodes) if (!index.has(node)) visit(node);
-
-  // In each component, the shortest way from each member back to itself (breadth-first), each cycle once.
-  const cycles = new Map<string, Edge[]>();
-  for (const component of components) {
-    const members = new Set(component);
-    for (const start of [...component].sort()) {
-      const via = new Map<string, Edge>();
-      const queue = [start];
-      while (queue.length > 0 && !via.has(start)) {
-        const node = queue.shift()!;
-        for (const edge of out.get(node) ?? []) {
-          if (!members.has(edge.to) || via.has(edge.to)) continue;
-          via.set(edge.to, edge);
-          queue.push(edge.to);
-        }
-      }
-      const walk: Edge[] = [];
-      let node = start;
-      do {
-        const edge = via.get(node)!;
-        walk.unshift(edge);
-        node = edge.from;
-      } while (node !== start);
-      // The same cycle found from another of its members starts at its first folder by name.
-      const first = walk.reduce((best, edge, at) => (edge.from < walk[best]!.from ? at : best), 0);
-      const rotated = [...walk.slice(first), ...walk.slice(0, first)];
-      cycles.set(rotated.map((edge) => edge.from).join(' '), rotated);
-    }
-  }
-  return [...cycles.values()];
 }
 
 /**
@@ -191,11 +100,6 @@ function typeOnly(statement: ts.ImportDeclaration | ts.ExportDeclaration): boole
   return (
     bindings !== undefined && ts.isNamedImports(bindings) && bindings.elements.every((e) => e.isTypeOnly)
   );
-}
-
-function describeCycle(walk: readonly Edge[]): string {
-  const names = [...walk.map((edge) => edge.from), walk[0]!.from].join(' → ');
-  return `${names} (${walk.map((edge) => edge.example).join('; ')})`;
 }
 
 describe("the web app's folders", () => {
