@@ -11,6 +11,7 @@ export * from './auth.js';
 export * from './browsers.js';
 export * from './defineRoute.js';
 export * from './dev.js';
+export * from './devices.js';
 export * from './endpoints.js';
 export * from './events.js';
 export * from './notices.js';

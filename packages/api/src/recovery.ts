@@ -4,7 +4,7 @@ import { RECOVERY_OPRF_SUITE, SCRYPT_LIMITS } from '@dial/core';
 import { type Static, Type } from 'typebox';
 import { defineRoute, RATE_LIMIT_ERRORS } from './defineRoute.js';
 import { ENDPOINTS } from './endpoints.js';
-import { GenerationSchema } from './shapes.js';
+import { ADDRESS_PATTERN, GenerationSchema, HexString } from './shapes.js';
 
 /** Standard base64 with its padding. */
 export const BASE64_PATTERN = '^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$';
@@ -109,7 +109,8 @@ export const getRecoveryRoute = defineRoute({
   ...ENDPOINTS.getRecovery,
   tags: ['wallet'],
   summary:
-    "The signed-in user's encrypted recovery share and its KDF parameters (not counted as a recovery try: " +
+    "The signed-in user's encrypted recovery share, its KDF parameters and the recovery pair's auth share, " +
+    'which together with the decrypted recovery share rebuilds the key (not counted as a recovery try: ' +
     'checking a password against it needs an OPRF evaluation, which is).',
   session: true,
   response: {
@@ -118,6 +119,11 @@ export const getRecoveryRoute = defineRoute({
       method: RecoveryMethodSchema,
       ciphertext: RecoveryCiphertextSchema,
       kdf: KdfSchema,
+      address: HexString({ pattern: ADDRESS_PATTERN, description: 'The wallet, EIP-55.' }),
+      authShare: Type.String({
+        description:
+          "Base64 of the recovery pair's auth share: the other half of the split whose first half is the recovery share.",
+      }),
     }),
   },
   errors: ['recovery_not_set_up'],

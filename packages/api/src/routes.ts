@@ -30,6 +30,17 @@ import {
 import { forgetBrowserRoute, listBrowsersRoute } from './browsers.js';
 import type { ApiRoute } from './defineRoute.js';
 import { faucetRoute, localChainRoute, outboxRoute } from './dev.js';
+import {
+  cancelDeviceLinkRoute,
+  claimDeviceLinkRoute,
+  confirmDeviceLinkRoute,
+  createDeviceLinkRoute,
+  enrollDeviceRoute,
+  getDeviceLinkRoute,
+  listDevicesRoute,
+  removeDeviceRoute,
+  unlockDeviceRoute,
+} from './devices.js';
 import type { ENDPOINTS, RouteName } from './endpoints.js';
 import { walletEventsRoute } from './events.js';
 import { listNoticesRoute, markNoticesReadRoute } from './notices.js';
@@ -93,6 +104,15 @@ export const ROUTES = {
   getRecovery: getRecoveryRoute,
   recoveryFailed: recoveryFailedRoute,
   recoveryOprf: recoveryOprfRoute,
+  listDevices: listDevicesRoute,
+  enrollDevice: enrollDeviceRoute,
+  unlockDevice: unlockDeviceRoute,
+  removeDevice: removeDeviceRoute,
+  createDeviceLink: createDeviceLinkRoute,
+  claimDeviceLink: claimDeviceLinkRoute,
+  getDeviceLink: getDeviceLinkRoute,
+  confirmDeviceLink: confirmDeviceLinkRoute,
+  cancelDeviceLink: cancelDeviceLinkRoute,
   lookupRecipient: lookupRecipientRoute,
   recordTransfer: recordTransferRoute,
   checkTransfer: checkTransferRoute,

@@ -7,25 +7,66 @@ import { ENDPOINTS } from './endpoints.js';
 import { RecoveryInputSchema, RecoveryMethodSchema } from './recovery.js';
 import { ADDRESS_PATTERN, GenerationSchema, HexString } from './shapes.js';
 
-const AddressInputSchema = Type.String({
+/** Whether recovery is set up: its method and when, or `null`. */
+export const WalletRecoverySchema = Type.Union([
+  Type.Object({ method: RecoveryMethodSchema, createdAt: Type.String({ format: 'date-time' }) }),
+  Type.Null(),
+]);
+
+/** A device that can open the wallet (its browser holds one half of a split of its own). */
+export const DeviceInfoSchema = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  name: Type.String({ description: 'The browser and system when it was enrolled ("Chrome on macOS").' }),
+  how: Type.Enum(['created', 'recovered', 'linked', 'adopted'], {
+    description:
+      'How it came to open the wallet: it created the wallet, recovered it, was linked by QR code from another ' +
+      'device, or held the share of a wallet registered before devices.',
+  }),
+  enrolledAt: Type.String({ format: 'date-time' }),
+  lastUsedAt: Type.String({ format: 'date-time', description: 'Its latest unlock (to the minute).' }),
+});
+
+/** A device that can open the wallet. */
+export type DeviceInfo = Static<typeof DeviceInfoSchema>;
+
+/** A device to enroll: its half of the key for the server to keep, and the hash of its unlock secret. */
+export const DeviceInputSchema = Type.Object(
+  {
+    authShare: Type.String({
+      maxLength: 256,
+      description: `Base64 (standard, padded) of the device's ${SHARE_LENGTH}-byte auth share.`,
+    }),
+    secretHash: Type.String({
+      pattern: '^[0-9a-f]{64}$',
+      description:
+        "SHA-256 (hex) of the device's 32-byte unlock secret, which only that browser keeps (beside its share).",
+    }),
+  },
+  { additionalProperties: false },
+);
+
+export const AddressInputSchema = Type.String({
   pattern: ADDRESS_PATTERN,
   description: 'The address, 0x and 40 hex digits.',
 });
-const AuthShareInputSchema = Type.String({
+export const AuthShareInputSchema = Type.String({
   maxLength: 256,
   description: `Base64 (standard, padded) of the ${SHARE_LENGTH}-byte auth share.`,
 });
-const AddressSchema = HexString({ pattern: ADDRESS_PATTERN, description: 'EIP-55 checksummed address.' });
+export const AddressSchema = HexString({
+  pattern: ADDRESS_PATTERN,
+  description: 'EIP-55 checksummed address.',
+});
 /** The same, typed `string`: the rotation echoes the address it was given (once checked). */
 const EchoedAddressSchema = Type.String({
   pattern: ADDRESS_PATTERN,
   description: 'EIP-55 checksummed address.',
 });
-const AuthShareSchema = Type.String({
+export const AuthShareSchema = Type.String({
   description: `Base64 (standard, padded) of the ${SHARE_LENGTH}-byte auth share.`,
 });
 
-const ProofSchema = Type.Object(
+export const ProofSchema = Type.Object(
   {
     challenge: Type.String({
       pattern: '^[A-Za-z0-9_-]{43}$',
@@ -41,7 +82,7 @@ const ProofSchema = Type.Object(
     additionalProperties: false,
     description:
       "Proof of possession: the wallet's key signed the server's single-use challenge together with the account, " +
-      'the purpose, the generation replaced and the hashes of the shares to store.',
+      'the purpose, the generation replaced and the hashes of the shares to store (and of the device secret).',
   },
 );
 
@@ -51,13 +92,20 @@ export type WalletProof = Static<typeof ProofSchema>;
 export const registerWalletRoute = defineRoute({
   ...ENDPOINTS.registerWallet,
   tags: ['wallet'],
-  summary: "Registers the signed-in user's embedded wallet: its address and encrypted auth share.",
+  summary:
+    "Registers the signed-in user's embedded wallet: its address, the recovery pair's auth share (of a split " +
+    'whose recovery share is not kept until recovery is set up) and its first device (this browser).',
   session: true,
   body: Type.Object(
-    { address: AddressInputSchema, authShare: AuthShareInputSchema, proof: ProofSchema },
+    {
+      address: AddressInputSchema,
+      authShare: AuthShareInputSchema,
+      device: DeviceInputSchema,
+      proof: ProofSchema,
+    },
     { additionalProperties: false },
   ),
-  response: { 201: Type.Object({ address: Type.String() }) },
+  response: { 201: Type.Object({ address: Type.String(), device: DeviceInfoSchema }) },
   errors: [
     'wallet_proof_invalid',
     'wallet_proof_expired',
@@ -87,23 +135,28 @@ export const getWalletRoute = defineRoute({
   ...ENDPOINTS.getWallet,
   tags: ['wallet'],
   summary:
-    "The signed-in user's wallet address, auth share, share generation and recovery status (to this user's session only).",
+    "The signed-in user's wallet: its address, the recovery pair's generation, recovery status and how many " +
+    'devices can open it. No auth share: a device gets its own from `POST /api/wallet/devices/:id/unlock`, ' +
+    "recovery from `GET /api/wallet/recovery` (to this user's session only).",
   session: true,
   response: {
     200: Type.Object({
       address: AddressSchema,
-      authShare: AuthShareSchema,
       generation: GenerationSchema,
-      recovery: Type.Union([
-        Type.Object({ method: RecoveryMethodSchema, createdAt: Type.String({ format: 'date-time' }) }),
-        Type.Null(),
-      ]),
+      recovery: WalletRecoverySchema,
+      devices: Type.Integer({ minimum: 0, description: 'The devices that can open the wallet.' }),
+      legacyAuthShare: Type.Union([AuthShareSchema, Type.Null()], {
+        description:
+          'Only for a wallet registered before devices, until its first device is enrolled or its recovery pair ' +
+          "replaced: the one auth share of its single split, which the browser that holds that split's device " +
+          'share combines with to enroll itself as a device. `null` otherwise.',
+      }),
     }),
   },
   errors: ['wallet_not_found'],
 });
 
-/** `GET /api/wallet`: the address, the auth share, its generation, and whether recovery is set up. */
+/** `GET /api/wallet`: the address, the recovery pair's generation, recovery and devices (no auth share). */
 export type StoredWallet = Static<(typeof getWalletRoute.schema.response)[200]>;
 
 export const rotateSharesRoute = defineRoute({
@@ -139,11 +192,11 @@ export const walletExportRoute = defineRoute({
   ...ENDPOINTS.walletExport,
   tags: ['wallet'],
   summary:
-    "The auth share for exporting the key, to a session re-authenticated within the last 5 minutes and with the key's proof (action `export-key`); recorded, and the owner is notified.",
+    "Records the export of the key (which the browser rebuilt from its device's shares to sign the proof), for a session re-authenticated within the last 5 minutes and with the key's proof (action `export-key`); the owner is notified.",
   session: true,
   body: Type.Object({ proof: AccountProofSchema }, { additionalProperties: false }),
   response: {
-    200: Type.Object({ address: AddressSchema, authShare: AuthShareSchema, generation: GenerationSchema }),
+    200: Type.Object({ address: AddressSchema, generation: GenerationSchema }),
   },
   errors: ['reauthentication_required', 'wallet_not_found', 'wallet_proof_invalid', 'wallet_proof_expired'],
 });

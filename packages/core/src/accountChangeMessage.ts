@@ -11,7 +11,8 @@ export type AccountChangeAction =
   | 'export-key'
   | 'cancel-change'
   | 'secure-account'
-  | 'forget-browser';
+  | 'forget-browser'
+  | 'remove-device';
 
 /** Every action, for schemas and checks. */
 export const ACCOUNT_CHANGE_ACTIONS: readonly AccountChangeAction[] = [
@@ -24,6 +25,7 @@ export const ACCOUNT_CHANGE_ACTIONS: readonly AccountChangeAction[] = [
   'cancel-change',
   'secure-account',
   'forget-browser',
+  'remove-device',
 ];
 
 /** What an account proof binds: the server's challenge, the account, the key, and exactly which change. */
@@ -31,7 +33,7 @@ export interface AccountChangeFields {
   action: AccountChangeAction;
   /**
    * What the action acts on, as {@link accountChangeTarget} writes it: the method linked (`email:a@b.c`), the
-   * method, session, browser or change named by its id, or `all` (secure-account, ending other sessions).
+   * method, session, browser, wallet device or change named by its id, or `all` (secure-account, ending other sessions).
    */
   target: string;
   /** The single-use challenge the server issued to this session for an account change. */
@@ -55,7 +57,10 @@ export function accountChangeTarget(
   change:
     | { action: 'link-method'; kind: 'phone' | 'email' | 'wallet'; value: string }
     | { action: 'set-findable'; id: string; findable: boolean }
-    | { action: 'remove-method' | 'use-wallet' | 'cancel-change' | 'forget-browser'; id: string }
+    | {
+        action: 'remove-method' | 'use-wallet' | 'cancel-change' | 'forget-browser' | 'remove-device';
+        id: string;
+      }
     | { action: 'end-sessions'; id: string | 'all-others' }
     | { action: 'export-key'; address: string }
     | { action: 'secure-account' },

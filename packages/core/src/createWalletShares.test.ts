@@ -2,7 +2,7 @@ import { bytesToHex, isAddress } from 'viem';
 import { privateKeyToAddress } from 'viem/accounts';
 import { describe, expect, it } from 'vitest';
 import { combineWalletShares } from './combineWalletShares.js';
-import { createWalletShares, SHARE_LENGTH } from './createWalletShares.js';
+import { createWalletShares, SHARE_LENGTH, splitWalletKey } from './createWalletShares.js';
 import { DialError } from './errors.js';
 
 const HARDHAT_KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
@@ -59,5 +59,33 @@ describe('createWalletShares', () => {
     const attempt = createWalletShares(key as `0x${string}`);
     await expect(attempt).rejects.toThrow(DialError);
     await expect(createWalletShares(key as `0x${string}`)).rejects.toMatchObject({ code: 'invalid_data' });
+  });
+});
+
+describe('splitWalletKey', () => {
+  it('splits a key in two shares of 33 bytes that rebuild it together, and each split afresh', async () => {
+    const first = await splitWalletKey(HARDHAT_KEY);
+    const second = await splitWalletKey(HARDHAT_KEY);
+    expect(first.address).toBe(HARDHAT_ADDRESS);
+    for (const share of [first.heldShare, first.authShare]) expect(share).toHaveLength(SHARE_LENGTH);
+    expect(await combineWalletShares([first.heldShare, first.authShare], HARDHAT_ADDRESS)).toBe(HARDHAT_KEY);
+    expect(await combineWalletShares([second.authShare, second.heldShare], HARDHAT_ADDRESS)).toBe(
+      HARDHAT_KEY,
+    );
+    expect(bytesToHex(first.heldShare)).not.toBe(bytesToHex(second.heldShare));
+  });
+
+  it("does not rebuild the key from one split's held share and another split's auth share", async () => {
+    const first = await splitWalletKey(HARDHAT_KEY);
+    const second = await splitWalletKey(HARDHAT_KEY);
+    // Two random lines through the key meet only at x = 0; their points at the shares' x give another secret
+    // (or, when the x-coordinates happen to match, cannot be combined): never the key.
+    await expect(
+      combineWalletShares([first.heldShare, second.authShare], HARDHAT_ADDRESS),
+    ).rejects.toMatchObject({ code: 'wallet_mismatch' });
+  });
+
+  it('refuses what is not a private key', async () => {
+    await expect(splitWalletKey('0x1234')).rejects.toMatchObject({ code: 'invalid_data' });
   });
 });

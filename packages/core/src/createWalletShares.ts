@@ -34,7 +34,50 @@ export interface WalletShares {
  * ```
  */
 export async function createWalletShares(privateKey?: Hex): Promise<WalletShares> {
-  const key = privateKey ?? generatePrivateKey();
+  const { address, shares } = await splitKey(privateKey ?? generatePrivateKey(), 3);
+  const [deviceShare, authShare, recoveryShare] = shares;
+  if (deviceShare === undefined || authShare === undefined || recoveryShare === undefined) {
+    throw new DialError('internal_error', { details: `split returned ${shares.length} shares, expected 3` });
+  }
+  return { address, deviceShare, authShare, recoveryShare };
+}
+
+/** A wallet key split in two: a share one holder keeps, and the auth share the server keeps for it. */
+export interface ShareHalves {
+  /** The wallet's checksummed address. */
+  address: Address;
+  /** The share the browser keeps: a device's share, or (encrypted) the recovery share. */
+  heldShare: Uint8Array;
+  /** The share the server keeps for that holder, released only to it. */
+  authShare: Uint8Array;
+}
+
+/**
+ * Splits a wallet's key 2-of-2 with Shamir's secret sharing, afresh for one holder: a device (each device of a
+ * wallet has a split of its own, so removing one device's auth share leaves its held share opening nothing),
+ * or the recovery share. Both shares are needed; either alone reveals nothing about the key, and shares of
+ * two different splits do not combine. Rebuild it with {@link combineWalletShares}.
+ *
+ * @param privateKey - The wallet's key (`0x` and 64 hex digits).
+ * @returns The address, the held share and the auth share, each {@link SHARE_LENGTH} bytes.
+ * @throws {DialError} `invalid_data` when `privateKey` is not a valid secp256k1 private key.
+ *
+ * @example
+ * ```ts
+ * const { heldShare, authShare } = await splitWalletKey(privateKey); // a new device's pair
+ * ```
+ */
+export async function splitWalletKey(privateKey: Hex): Promise<ShareHalves> {
+  const { address, shares } = await splitKey(privateKey, 2);
+  const [heldShare, authShare] = shares;
+  if (heldShare === undefined || authShare === undefined) {
+    throw new DialError('internal_error', { details: `split returned ${shares.length} shares, expected 2` });
+  }
+  return { address, heldShare, authShare };
+}
+
+/** Checks `key`, derives its address and splits it into `count` shares of which any two rebuild it. */
+async function splitKey(key: Hex, count: 2 | 3): Promise<{ address: Address; shares: Uint8Array[] }> {
   if (!/^0x[0-9a-fA-F]{64}$/.test(key)) {
     throw new DialError('invalid_data', { details: 'private key must be 0x followed by 64 hex digits' });
   }
@@ -50,17 +93,11 @@ export async function createWalletShares(privateKey?: Hex): Promise<WalletShares
   }
 
   const keyBytes = hexToBytes(key);
-  let shares: Uint8Array[];
   try {
-    shares = await split(keyBytes, 3, 2);
+    return { address, shares: await split(keyBytes, count, 2) };
   } finally {
     // Best effort only: this clears our copy of the key bytes, but the hex string `key` cannot be wiped
     // (JavaScript strings are immutable) and the engine may have copied either elsewhere.
     keyBytes.fill(0);
   }
-  const [deviceShare, authShare, recoveryShare] = shares;
-  if (deviceShare === undefined || authShare === undefined || recoveryShare === undefined) {
-    throw new DialError('internal_error', { details: `split returned ${shares.length} shares, expected 3` });
-  }
-  return { address, deviceShare, authShare, recoveryShare };
 }

@@ -61,6 +61,11 @@ export type ErrorCode =
   | 'method_already_linked'
   | 'last_method'
   | 'methods_limit_reached'
+  | 'device_not_found'
+  | 'device_removed'
+  | 'devices_limit_reached'
+  | 'device_link_not_found'
+  | 'device_link_not_claimed'
   | 'proof_of_work_required'
   | 'method_not_allowed'
   | 'request_timeout'
@@ -293,6 +298,30 @@ export const ERROR_CATALOGUE: Readonly<Record<ErrorCode, ErrorSpec>> = {
   methods_limit_reached: {
     status: 409,
     message: 'You have as many sign-in methods as this Dial server allows. Remove one before adding another.',
+  },
+  device_not_found: {
+    status: 404,
+    message:
+      'This browser is not one of the devices that can open your wallet. Add it from a device that can (Settings › Devices › Add a device), or recover your wallet here.',
+  },
+  device_removed: {
+    status: 403,
+    message:
+      'This browser was removed from your wallet, so its key share no longer opens it. Add it again from another device, or recover your wallet here.',
+  },
+  device_link_not_found: {
+    status: 404,
+    message:
+      'That code does not match a device link of your account any more: codes last 5 minutes and work once. Start again on your other device.',
+  },
+  device_link_not_claimed: {
+    status: 409,
+    message: 'The new device has not entered the code yet. Enter it there first, then confirm here.',
+  },
+  devices_limit_reached: {
+    status: 409,
+    message:
+      'Your wallet is on as many devices as this Dial server allows. Remove one in Settings › Devices first.',
   },
   proof_of_work_required: {
     status: 403,

@@ -9,7 +9,10 @@ const FIELDS: WalletProofFields = {
   fromGeneration: 3,
   authShare: new Uint8Array(33).fill(7),
   recovery: { method: 'password', ciphertext: 'AAAA', kdf: { name: 'scrypt', N: 131072, r: 8, p: 1 } },
+  device: null,
 };
+
+const DEVICE = { authShare: new Uint8Array(33).fill(9), secretHash: 'ab'.repeat(32) };
 
 describe('walletProofMessage', () => {
   it('names the action, the address, the account, the generation, both share hashes and the challenge', () => {
@@ -22,6 +25,22 @@ describe('walletProofMessage', () => {
     expect(lines).toContain(`Challenge: ${FIELDS.challenge}`);
     expect(lines.find((line) => line.startsWith('Auth share: '))).toMatch(/^Auth share: [0-9a-f]{64}$/);
     expect(lines).toContain(`Recovery share: ${hashRecoveryShare(FIELDS.recovery!)}`);
+    expect(lines).toContain('Device: none');
+  });
+
+  it("names an enrolled device's auth share hash and secret hash, and no recovery pair share", () => {
+    const lines = walletProofMessage({
+      ...FIELDS,
+      purpose: 'enroll-device',
+      authShare: null,
+      recovery: null,
+      device: DEVICE,
+    }).split('\n');
+    expect(lines).toContain('Action: enroll-device');
+    expect(lines).toContain('Auth share: none');
+    expect(lines.find((line) => line.startsWith('Device: '))).toMatch(
+      new RegExp(`^Device: [0-9a-f]{64} ${DEVICE.secretHash}$`),
+    );
   });
 
   it('changes with every bound field', () => {
@@ -36,10 +55,18 @@ describe('walletProofMessage', () => {
       { recovery: null },
       { recovery: { ...FIELDS.recovery!, ciphertext: 'AAAB' } },
       { recovery: { ...FIELDS.recovery!, kdf: { name: 'scrypt', N: 32768, r: 8, p: 1 } } },
+      { purpose: 'enroll-device' },
+      { authShare: null },
+      { device: DEVICE },
+      { device: { ...DEVICE, authShare: new Uint8Array(33).fill(10) } },
     ];
     for (const variant of variants) {
       expect(walletProofMessage({ ...FIELDS, ...variant })).not.toBe(base);
     }
+    const withDevice = walletProofMessage({ ...FIELDS, device: DEVICE });
+    expect(walletProofMessage({ ...FIELDS, device: { ...DEVICE, secretHash: 'cd'.repeat(32) } })).not.toBe(
+      withDevice,
+    );
   });
 
   it('hashes a recovery record the same whatever the order of its keys', () => {

@@ -1,10 +1,28 @@
 import { bytesToHex, sha256, stringToBytes } from 'viem';
 
-/** What a wallet proof authorises: registering the wallet, or replacing its key shares. */
-export type WalletProofPurpose = 'register-wallet' | 'rotate-shares';
+/**
+ * What a wallet proof authorises: registering the wallet (with its first device), replacing the recovery
+ * pair's shares, or letting one more device open the wallet.
+ */
+export type WalletProofPurpose = 'register-wallet' | 'rotate-shares' | 'enroll-device';
 
 /** Every purpose, for schemas and checks. */
-export const WALLET_PROOF_PURPOSES: readonly WalletProofPurpose[] = ['register-wallet', 'rotate-shares'];
+export const WALLET_PROOF_PURPOSES: readonly WalletProofPurpose[] = [
+  'register-wallet',
+  'rotate-shares',
+  'enroll-device',
+];
+
+/**
+ * A device's half of the key as the server will keep it: the device's auth share (the other half of a
+ * two-share split whose first half only that browser holds) and the SHA-256 (hex) of the secret with which
+ * that browser will ask for it.
+ */
+export interface DeviceShareRecord {
+  authShare: Uint8Array;
+  /** SHA-256 of the device's unlock secret, 64 lower-case hex digits. */
+  secretHash: string;
+}
 
 /** A recovery share as it is stored: its method, its ciphertext and the KDF record (any JSON). */
 export interface RecoveryShareRecord {
@@ -22,20 +40,30 @@ export interface WalletProofFields {
   userId: string;
   /** The wallet's address; the signature must recover to it. */
   address: string;
-  /** The generation the shares replace: 0 when registering, the current one when rotating. */
+  /**
+   * The recovery pair's generation the change replaces: 0 when registering, the current one when rotating
+   * the recovery pair or enrolling a device (which replaces nothing, but is bound to the pair it was read with).
+   */
   fromGeneration: number;
-  /** The auth share the server will store. */
-  authShare: Uint8Array;
+  /**
+   * The recovery pair's auth share the server will store (registering, rotating), or `null` when the change
+   * stores none (enrolling a device).
+   */
+  authShare: Uint8Array | null;
   /** The recovery share the server will store, or `null` when none is (registration, or a rotation without one). */
   recovery: RecoveryShareRecord | null;
+  /** The device the server will let open the wallet (registering, enrolling), or `null` (rotating). */
+  device: DeviceShareRecord | null;
 }
 
 /**
  * The text a wallet's key signs (EIP-191 `personal_sign`) to prove to a Dial server that the change it asks
- * for comes from whoever holds the key: registering the wallet, or replacing its auth and recovery shares.
+ * for comes from whoever holds the key: registering the wallet, replacing its recovery pair (the auth share
+ * and the recovery share), or enrolling one more device.
  *
  * It binds the server's single-use challenge, the account, the purpose, the generation being replaced, and
- * SHA-256 hashes of the auth share and of the recovery share record, so a signature cannot be replayed, moved
+ * SHA-256 hashes of the auth share, of the recovery share record and of the device's auth share with its
+ * secret's hash, so a signature cannot be replayed, moved
  * to another account, or reused to store other shares. The browser and the server both build it with this
  * function; the server recovers the signer from the signature and compares it with the registered address.
  *
@@ -45,7 +73,7 @@ export interface WalletProofFields {
  * @example
  * ```ts
  * const message = walletProofMessage({ purpose: 'register-wallet', challenge, userId, address,
- *   fromGeneration: 0, authShare, recovery: null });
+ *   fromGeneration: 0, authShare, recovery: null, device: { authShare: deviceAuthShare, secretHash } });
  * const signature = await account.signMessage({ message });
  * ```
  */
@@ -57,8 +85,9 @@ export function walletProofMessage(fields: WalletProofFields): string {
     `Address: ${fields.address.toLowerCase()}`,
     `Account: ${fields.userId}`,
     `Replaces generation: ${fields.fromGeneration}`,
-    `Auth share: ${hashBytes(fields.authShare)}`,
+    `Auth share: ${fields.authShare === null ? 'none' : hashBytes(fields.authShare)}`,
     `Recovery share: ${fields.recovery === null ? 'none' : hashRecoveryShare(fields.recovery)}`,
+    `Device: ${fields.device === null ? 'none' : `${hashBytes(fields.device.authShare)} ${fields.device.secretHash}`}`,
     `Challenge: ${fields.challenge}`,
   ].join('\n');
 }
