@@ -22,6 +22,8 @@ export const NOTICE_KINDS = [
   'account-secured',
   'browser-forgotten',
   'sessions-ended',
+  'device-enrolled',
+  'device-removed',
 ] as const;
 
 /** What a notice is about. */
