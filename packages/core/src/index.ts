@@ -18,6 +18,7 @@ export * from './createEmbeddedProvider.js';
 export * from './createWalletShares.js';
 export * from './decodeShare.js';
 export * from './defaultCountryFromLocale.js';
+export * from './deviceLink.js';
 export * from './durations.js';
 export * from './encodeShare.js';
 export * from './errors.js';
