@@ -49,7 +49,9 @@ describe.each(DIALECTS)('storage on %s', (dialect) => {
         'transfers',
         'wallet_challenges',
         'wallet_credits',
+        'wallet_devices',
         'wallet_events',
+        'wallet_links',
         'wallets',
       ].sort(),
     );

@@ -28,6 +28,8 @@ export interface Database {
   chain_watch: ChainWatchTable;
   price_quotes: PriceQuotesTable;
   account_changes: AccountChangesTable;
+  wallet_devices: WalletDevicesTable;
+  wallet_links: WalletLinksTable;
 }
 
 export interface UsersTable {
@@ -139,6 +141,78 @@ export interface WalletsTable {
   /** Which split of the key the auth share belongs to: 1 at registration, +1 at every share rotation. */
   share_generation: Generated<number>;
   created_at: string;
+  /**
+   * 1 for a wallet registered before devices (migration 0014): its one auth share is also its only device's,
+   * so `GET /api/wallet` gives it (`legacyAuthShare`) until the first device is enrolled or the recovery pair
+   * replaced, which set it to 0 for good. 0 for every wallet registered with devices.
+   */
+  legacy_split: ColumnType<number, number | undefined, number>;
+}
+
+/** How a device came to open the wallet. */
+export type DeviceHow = 'created' | 'recovered' | 'linked' | 'adopted';
+
+/**
+ * A browser that can open the user's wallet (issue 28): it holds one half of a 2-of-2 split of the key, the
+ * server keeps the other half here and gives it only to whoever shows the device's unlock secret.
+ */
+export interface WalletDevicesTable {
+  /** A UUID naming the device in URLs and in the browser's own store. */
+  id: string;
+  user_id: string;
+  /** The browser and system when it was enrolled ("Chrome on macOS"), from its User-Agent. */
+  name: string;
+  how: DeviceHow;
+  /** SHA-256 of the device's 32-byte unlock secret, hex; unique. Never the secret itself. */
+  secret_hash: string;
+  /**
+   * The device's auth share: AES-256-GCM ciphertext with its tag, base64, bound to the user AND this device's
+   * id (`shareCipher`); null once the device is removed.
+   */
+  auth_share_ciphertext: string | null;
+  /** Its 12-byte nonce, base64; null once removed. */
+  iv: string | null;
+  /** Which derived key encrypted it; null once removed. */
+  key_version: number | null;
+  enrolled_at: string;
+  /** Its latest unlock, written at most once a minute. */
+  last_used_at: string;
+  /** When it was removed; null while it opens the wallet. */
+  removed_at: string | null;
+}
+
+/** Where a link between two browsers stands (`expired` is read from `expires_at`, never stored). */
+export type WalletLinkState = 'waiting' | 'claimed' | 'confirmed' | 'cancelled';
+
+/**
+ * Adding a device from another by QR code: 5 minutes, one claim. The server relays public keys and the
+ * sealed share, none of which it can use.
+ */
+export interface WalletLinksTable {
+  id: string;
+  user_id: string;
+  /** SHA-256 (hex) of the normalized code (upper case, no spaces or dashes). Never the code. */
+  code_hash: string;
+  /** SHA-256 of the creating session's token: only it confirms. */
+  owner_session_hash: string;
+  /** The old browser's X25519 public key, base64. */
+  owner_public_key: string;
+  owner_name: string;
+  /** SHA-256 of the claiming session's token; null until claimed. */
+  claimant_session_hash: string | null;
+  claimant_public_key: string | null;
+  /** SHA-256 (hex) of the new browser's future unlock secret; the confirmed device must carry it. */
+  claimant_secret_hash: string | null;
+  claimant_name: string | null;
+  /** The new device's held share sealed for the claimant (base64); null until confirmed. */
+  sealed_share: string | null;
+  /** The device the confirmation made; null until then. */
+  device_id: string | null;
+  state: WalletLinkState;
+  created_at: string;
+  expires_at: string;
+  claimed_at: string | null;
+  confirmed_at: string | null;
 }
 
 /** How a recovery share is protected in the browser. */
@@ -242,7 +316,7 @@ export interface OnrampSessionsTable {
 }
 
 /** What a wallet proof is for (core's `WalletProofPurpose`). */
-export type WalletChallengePurpose = 'register-wallet' | 'rotate-shares' | 'account-change';
+export type WalletChallengePurpose = 'register-wallet' | 'rotate-shares' | 'enroll-device' | 'account-change';
 
 /** A challenge for the wallet's key to sign: single use, short-lived, bound to a user, session and purpose. */
 export interface WalletChallengesTable {

@@ -12,6 +12,7 @@ import * as identitiesByKind from './0010_identities_by_kind.js';
 import * as userDisplayColumns from './0011_user_display_columns.js';
 import * as historyPageIndexes from './0012_history_page_indexes.js';
 import * as accountOwnership from './0013_account_ownership.js';
+import * as walletDevices from './0014_wallet_devices.js';
 
 /**
  * Every migration, by name, in the order they run. A static list rather than a folder read at run time, so
@@ -31,6 +32,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0011_user_display_columns': userDisplayColumns,
   '0012_history_page_indexes': historyPageIndexes,
   '0013_account_ownership': accountOwnership,
+  '0014_wallet_devices': walletDevices,
 };
 
 /** Kysely's `MigrationProvider` over {@link MIGRATIONS}. */
