@@ -49,4 +49,15 @@ describe('encryptAuthShare / decryptAuthShare', () => {
     const encrypted = encryptAuthShare(key, share, 'user-1');
     expect(() => decryptAuthShare(key, { ...encrypted, keyVersion: 2 }, 'user-1')).toThrow(/key version 2/);
   });
+
+  it("binds a device's share to its user and its device: another device's row, another user's or the wallet's row does not decrypt it", () => {
+    const encrypted = encryptAuthShare(key, share, 'user-1', 'device-a');
+    expect(decryptAuthShare(key, encrypted, 'user-1', 'device-a')).toEqual(share);
+    expect(() => decryptAuthShare(key, encrypted, 'user-1', 'device-b')).toThrow(/authenticate/);
+    expect(() => decryptAuthShare(key, encrypted, 'user-2', 'device-a')).toThrow(/authenticate/);
+    // Copied into `wallets` (read without a device), or the wallet's share copied into a device's row.
+    expect(() => decryptAuthShare(key, encrypted, 'user-1')).toThrow(/authenticate/);
+    const walletShare = encryptAuthShare(key, share, 'user-1');
+    expect(() => decryptAuthShare(key, walletShare, 'user-1', 'device-a')).toThrow(/authenticate/);
+  });
 });
