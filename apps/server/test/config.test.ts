@@ -171,6 +171,9 @@ describe('loadConfig', () => {
     expect(loadConfig({ DATA_DIR: dataDir }).maxSignInMethods).toBe(5);
     expect(loadConfig({ DATA_DIR: dataDir, MAX_SIGN_IN_METHODS: '2' }).maxSignInMethods).toBe(2);
     expect(() => loadConfig({ DATA_DIR: dataDir, MAX_SIGN_IN_METHODS: '0' })).toThrow(/MAX_SIGN_IN_METHODS/);
+    expect(loadConfig({ DATA_DIR: dataDir }).maxWalletDevices).toBe(10);
+    expect(loadConfig({ DATA_DIR: dataDir, MAX_WALLET_DEVICES: '3' }).maxWalletDevices).toBe(3);
+    expect(() => loadConfig({ DATA_DIR: dataDir, MAX_WALLET_DEVICES: '0' })).toThrow(/MAX_WALLET_DEVICES/);
     expect(
       loadConfig({
         DATA_DIR: dataDir,

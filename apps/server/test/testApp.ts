@@ -51,6 +51,7 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
     allowlist: null,
     maxUsers: null,
     maxSignInMethods: 5,
+    maxWalletDevices: 10,
     coolingOffHours: 48,
     walletConnect: null,
     localChain: null,

@@ -143,6 +143,8 @@ export interface AppConfig {
   maxUsers: number | null;
   /** `MAX_SIGN_IN_METHODS`: the most sign-in methods (phones, e-mails, wallets) one account may link. */
   maxSignInMethods: number;
+  /** `MAX_WALLET_DEVICES`: the most devices (browsers holding a split of the key) one wallet may have at once. */
+  maxWalletDevices: number;
   /** `COOLING_OFF_HOURS`: how long a change asked for without the key's proof waits. */
   coolingOffHours: number;
   /** WalletConnect (`WALLETCONNECT_PROJECT_ID`, `WALLETCONNECT_RELAY_URL`); `null`: the route is not offered. */

@@ -132,6 +132,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): LoadedConfig {
     allowlist: v.ALLOWLIST ?? null,
     maxUsers: v.MAX_USERS ?? null,
     maxSignInMethods: v.MAX_SIGN_IN_METHODS,
+    maxWalletDevices: v.MAX_WALLET_DEVICES,
     coolingOffHours: v.COOLING_OFF_HOURS,
     walletConnect: walletConnectOf(v, environment),
     localChain,

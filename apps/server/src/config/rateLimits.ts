@@ -25,6 +25,10 @@ export type LimitName =
   | 'walletChallengesPerUser'
   | 'walletLookupsPerUser'
   | 'walletLookupsPerIp'
+  | 'deviceUnlocksPerSession'
+  | 'deviceLinksPerUser'
+  | 'deviceLinkClaimsPerUser'
+  | 'deviceLinkClaimsPerIp'
   | 'activityRecordsPerUser'
   | 'activityChecksPerUser'
   | 'onrampSessionsPerUser'
@@ -123,6 +127,21 @@ export const RATE_LIMITS: RateLimits = Object.freeze({
    */
   walletLookupsPerUser: { max: 30, windowSeconds: HOUR },
   walletLookupsPerIp: { max: 60, windowSeconds: HOUR },
+
+  // Devices (issue 28). A device's unlock secret has 256 bits: nothing guesses it; the limit bounds the work
+  // (a look-up and a decryption each) one session may ask for, and is counted per session so that a stolen
+  // session cannot spend the owner's browsers' budget.
+  /** `POST /api/wallet/devices/:id/unlock` from one session (every page load of a device asks once). */
+  deviceUnlocksPerSession: { max: 120, windowSeconds: TEN_MINUTES },
+  /** Links (`POST /api/wallet/links`) one user may start: each is a row for an hour past its 5 minutes. */
+  deviceLinksPerUser: { max: 20, windowSeconds: HOUR },
+  /**
+   * Codes entered (`POST /api/wallet/links/claim`), right or wrong, by one user and from one IP address. A
+   * code has 8 characters of 31 (about 40 bits) and lives 5 minutes, and only a session of the same account
+   * can claim it: with these budgets a guess succeeds with a chance of about one in ten billion a day.
+   */
+  deviceLinkClaimsPerUser: { max: 10, windowSeconds: TEN_MINUTES },
+  deviceLinkClaimsPerIp: { max: 30, windowSeconds: TEN_MINUTES },
 
   // Activity: recording is limited per user so that one account cannot fill the table with made-up
   // transfers, and since each record and each "check now" reads the chain, so that one account cannot make

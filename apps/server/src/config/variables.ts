@@ -210,6 +210,14 @@ export const CONFIG_VARIABLES = {
       'The most sign-in methods (phone numbers, e-mail addresses, wallets) one account may link; ' +
       'linking more gets `methods_limit_reached`.',
   },
+  MAX_WALLET_DEVICES: {
+    default: '10',
+    parse: integer(1, 100),
+    doc:
+      'The most devices (browsers that can open the wallet, each with a split of the key of its own) one ' +
+      'wallet may have at once; enrolling or linking more gets `devices_limit_reached`. A removed device no ' +
+      'longer counts.',
+  },
   COOLING_OFF_HOURS: {
     default: '48',
     parse: integer(1, 24 * 30),
