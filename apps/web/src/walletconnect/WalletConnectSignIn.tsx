@@ -2,7 +2,7 @@ import { shortenAddress } from '@dial/core';
 import { type KeyboardEvent, useEffect, useRef } from 'react';
 import { ErrorMessage } from '../ui/ErrorMessage';
 import { useCopyText } from '../ui/useCopyText';
-import { QrCode } from '../wallet/QrCode';
+import { QrCode } from '../ui/QrCode';
 import type { WalletConnectConnection } from './connectWithWalletConnect';
 import { useWalletConnectSignIn } from './useWalletConnectSignIn';
 
