@@ -16,6 +16,7 @@ const WILL_HAPPEN: Record<AccountChange['action'], string> = {
   'set-findable': 'It will be changed',
   'end-sessions': 'The sessions will be ended',
   'forget-browser': 'The browser will be forgotten',
+  'remove-device': 'The device will be removed: it will no longer open your wallet',
   'export-key': 'It will be done',
   'cancel-change': 'It will be done',
   'secure-account': 'It will be done',

@@ -13,6 +13,8 @@ export const SCREEN_PATHS = {
   'recovery-setup': '/security/recovery',
   export: '/security/export',
   settings: '/settings',
+  'add-device': '/settings/devices/add',
+  'link-device': '/link',
 } as const;
 
 export type ScreenName = keyof typeof SCREEN_PATHS;

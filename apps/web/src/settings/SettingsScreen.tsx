@@ -4,6 +4,7 @@ import { listAccountChanges } from '../account/accountChangesApi';
 import { describeAskedChange } from '../account/describeAccountChange';
 import type { ChangeOutcome } from '../account/makeAccountChange';
 import type { SignInMethod } from '../api/types';
+import { type DeviceInfo, listDevices } from '../devices/devicesApi';
 import { closeScreen } from '../navigation/navigate';
 import { SCREEN_PATHS } from '../navigation/routes';
 import { Screen } from '../ui/Screen';
@@ -11,6 +12,7 @@ import { AddMethod } from './AddMethod';
 import { listMethods, listSessions } from './accountApi';
 import { Browsers } from './Browsers';
 import { listBrowsers } from './browsersApi';
+import { Devices } from './Devices';
 import { formatMethodValue } from './describeMethod';
 import { LinkWallet } from './LinkWallet';
 import { Notices } from './Notices';
@@ -28,6 +30,8 @@ export interface SettingsScreenProps {
   onSessionEnded(): void;
   /** What the wallet screen offers here about the account's wallet (creating a Dial wallet), if anything. */
   walletOffer?: ReactNode;
+  /** The account has an embedded wallet: list the devices that open it, add or remove one. */
+  walletDevices?: boolean;
 }
 
 /**
@@ -40,6 +44,7 @@ export default function SettingsScreen({
   onSignedOut,
   onSessionEnded,
   walletOffer,
+  walletDevices = false,
 }: SettingsScreenProps) {
   /** Signed out here by "Sign out everywhere" without proof: what was asked stays shown until Continue. */
   const [signedOutAsked, setSignedOutAsked] = useState<string | null>(null);
@@ -51,12 +56,14 @@ export default function SettingsScreen({
   const sessions = useAccountData(listSessions, sessionEnded);
   const browsers = useAccountData(listBrowsers, sessionEnded);
   const changes = useAccountData(listAccountChanges, sessionEnded);
+  const devices = useAccountData(walletDevices ? listDevices : noDevices, sessionEnded);
   const [adding, setAdding] = useState<AddMethodKind | null>(null);
   const [notice, setNotice] = useState('');
   const { reload: reloadMethods } = methods;
   const { reload: reloadSessions } = sessions;
   const { reload: reloadBrowsers } = browsers;
   const { reload: reloadChanges } = changes;
+  const { reload: reloadDevices } = devices;
 
   const linked = useCallback(
     (outcome: ChangeOutcome<SignInMethod>) => {
@@ -156,6 +163,16 @@ export default function SettingsScreen({
           reloadChanges();
         }}
       />
+      {walletDevices && (
+        <Devices
+          userId={userId}
+          data={devices.data}
+          reload={reloadDevices}
+          onSessionEnded={sessionEnded}
+          announce={setNotice}
+          onChanged={reloadChanges}
+        />
+      )}
       <div className="actions">
         <button
           type="button"
@@ -167,4 +184,9 @@ export default function SettingsScreen({
       </div>
     </Screen>
   );
+}
+
+/** An account without an embedded wallet has no devices to list. */
+async function noDevices(): Promise<DeviceInfo[]> {
+  return [];
 }

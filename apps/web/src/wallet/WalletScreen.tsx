@@ -35,6 +35,9 @@ const RecoverySetup = lazy(() => import('../recovery/RecoverySetup'));
 const ExportKey = lazy(() => import('../export/ExportKey'));
 // Settings (sign-in methods, sessions) is visited rarely: its own chunk too.
 const SettingsScreen = lazy(() => import('../settings/SettingsScreen'));
+// Adding a device (this browser shows the code) and linking this browser (it enters one): their own chunks.
+const AddDevice = lazy(() => import('../devices/AddDevice'));
+const LinkDevice = lazy(() => import('../devices/LinkDevice'));
 
 /**
  * The signed-in part of the app (a lazy chunk). An account whose wallet is the person's own wallet app
@@ -57,7 +60,8 @@ export default function WalletScreen(props: WalletScreenProps) {
 function EmbeddedWalletScreen({ user, config, onSignedOut, opening }: WalletScreenProps) {
   const { state, retry } = useOpenWallet(user.id, opening);
   const sessionEnded = state.status === 'failed' && state.error.code === 'unauthorized';
-  const screen = screenAt(useLocation().path);
+  const location = useLocation();
+  const screen = screenAt(location.path);
   /** When "Later" was last pressed on the recovery reminder in this browser: it stays hidden a few days. */
   const [reminderLater, setReminderLater] = useState(() => readReminderLater(user.id));
   const reminderDismissed = isReminderSnoozed(reminderLater, Date.now());
@@ -116,7 +120,28 @@ function EmbeddedWalletScreen({ user, config, onSignedOut, opening }: WalletScre
   if (screen === 'settings') {
     return (
       <Suspense fallback={<StatusScreen message="Loading…" />}>
-        <SettingsScreen userId={user.id} onSignedOut={signedOutHere} onSessionEnded={onSignedOut} />
+        <SettingsScreen
+          userId={user.id}
+          onSignedOut={signedOutHere}
+          onSessionEnded={onSignedOut}
+          walletDevices
+        />
+      </Suspense>
+    );
+  }
+  // Linking this browser needs no key either: it is how a browser without one gets its own.
+  if (screen === 'link-device') {
+    return (
+      <Suspense fallback={<StatusScreen message="Loading…" />}>
+        <LinkDevice
+          userId={user.id}
+          initialCode={new URLSearchParams(location.search).get('code') ?? ''}
+          onLinked={() => {
+            replaceScreen(SCREEN_PATHS.home);
+            retry();
+          }}
+          onClose={() => replaceScreen(SCREEN_PATHS.home)}
+        />
       </Suspense>
     );
   }
@@ -157,6 +182,16 @@ function EmbeddedWalletScreen({ user, config, onSignedOut, opening }: WalletScre
                 closeScreen(SCREEN_PATHS['recovery-setup'], SCREEN_PATHS.security);
               }}
               onCancel={() => closeScreen(SCREEN_PATHS['recovery-setup'], SCREEN_PATHS.security)}
+            />
+          </Suspense>
+        );
+      }
+      if (screen === 'add-device') {
+        return (
+          <Suspense fallback={<StatusScreen message="Loading…" />}>
+            <AddDevice
+              userId={user.id}
+              onClose={() => closeScreen(SCREEN_PATHS['add-device'], SCREEN_PATHS.settings)}
             />
           </Suspense>
         );
@@ -227,6 +262,8 @@ function ExternalWalletScreen({
       </Suspense>
     );
   }
+  // Devices belong to an embedded wallet: there are none to add or link here.
+  if (screen === 'add-device' || screen === 'link-device') return <NotFound />;
   // Recovery and export belong to an embedded wallet: here they are the security screen's note.
   const shown = screen === 'recovery-setup' || screen === 'export' ? 'security' : screen;
   return (
