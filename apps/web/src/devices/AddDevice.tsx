@@ -185,7 +185,8 @@ function WaitingForDevice({ link, onCancel }: { link: StartedLink; onCancel(): v
       </ol>
       <div className="link-code-box">
         <QrCode text={url} label={`QR code to add a device, code ${link.code}`} />
-        <p className="link-code" aria-label={`Code ${link.code.split('').join(' ')}`}>
+        <p className="link-code">
+          <span className="visually-hidden">Code: </span>
           {link.code}
         </p>
         <p className="hint" role="timer" aria-live="off">
