@@ -17,6 +17,8 @@ describe('describeNotice', () => {
     ['account-secured', 'Your account was secured: other sessions ended, other browsers forgotten'],
     ['browser-forgotten', 'A browser was forgotten by your account and signed out'],
     ['sessions-ended', 'Sessions of your account were ended'],
+    ['device-enrolled', 'A new device can now open your wallet'],
+    ['device-removed', 'A device was removed from your wallet'],
   ])('says what a %s notice is about in plain words', (kind, title) => {
     expect(describeNotice({ kind, summary: null })).toEqual({ title, detail: null });
   });
@@ -31,6 +33,19 @@ describe('describeNotice', () => {
     expect(
       describeNotice({ kind: 'method-removed', summary: 'The phone number +447400123456 was removed.' }),
     ).toMatchObject({ detail: 'The phone number +447400123456 was removed.' });
+  });
+
+  it('names the device the server recorded for a device enrolled or removed', () => {
+    expect(
+      describeNotice({ kind: 'device-enrolled', summary: 'Chrome on macOS, linked from another device' }),
+    ).toEqual({
+      title: 'A new device can now open your wallet',
+      detail: 'Chrome on macOS, linked from another device.',
+    });
+    expect(describeNotice({ kind: 'device-removed', summary: 'Safari on iPhone was removed' })).toEqual({
+      title: 'A device was removed from your wallet',
+      detail: 'Safari on iPhone was removed.',
+    });
   });
 
   it('gives no detail for an empty summary', () => {

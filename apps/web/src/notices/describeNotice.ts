@@ -15,6 +15,8 @@ const NOTICE_TITLES: Record<NoticeKind, string> = {
   'account-secured': 'Your account was secured: other sessions ended, other browsers forgotten',
   'browser-forgotten': 'A browser was forgotten by your account and signed out',
   'sessions-ended': 'Sessions of your account were ended',
+  'device-enrolled': 'A new device can now open your wallet',
+  'device-removed': 'A device was removed from your wallet',
 };
 
 /**
