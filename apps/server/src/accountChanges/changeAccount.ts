@@ -14,6 +14,7 @@ import { isSessionLive } from '../db/sessionLiveness.js';
 import { publishWalletEvent } from '../events/walletEvents.js';
 import { type NoticeKind, notifyOwner, type Recipient } from '../notices/notifyOwner.js';
 import { accountSigners, verifyAccountProof } from '../wallet/accountProof.js';
+import { ownLiveDevice, removeDevice } from '../wallet/deviceStore.js';
 
 /** A change to the account that a session may ask for, with or without the key's proof. */
 export type AccountChangeRequest =
@@ -22,7 +23,8 @@ export type AccountChangeRequest =
   | { action: 'set-findable'; id: string; findable: boolean }
   | { action: 'end-sessions'; id: string | 'all-others' }
   | { action: 'use-wallet'; id: string }
-  | { action: 'forget-browser'; id: string };
+  | { action: 'forget-browser'; id: string }
+  | { action: 'remove-device'; id: string };
 
 /** The asking session: its public id, the method it signed in with and whether that one is trusted. */
 export interface AskingSession {
@@ -92,6 +94,7 @@ interface Applied {
   'end-sessions': { ended: number };
   'use-wallet': { id: string };
   'forget-browser': { endedSessions: number };
+  'remove-device': { removed: true };
 }
 
 /**
@@ -213,6 +216,10 @@ async function checkAskable(ctx: AppContext, session: AskingSession, change: Acc
         .executeTakeFirst();
       if (browser === undefined) throw new DialError('not_found', { details: 'no such browser of yours' });
       return `forget the browser ${describeUserAgent(browser.user_agent)}`;
+    }
+    case 'remove-device': {
+      const device = await ownLiveDevice(ctx.db, userId, change.id);
+      return `remove the device ${device.name} from your wallet`;
     }
   }
 }
@@ -354,6 +361,13 @@ async function applyChange(
       const forgotten = await forgetBrowser(db, userId, change.id);
       await tell(ctx, userId, 'browser-forgotten', how.log, {});
       return forgotten;
+    }
+    case 'remove-device': {
+      const removed = await removeDevice(db, userId, change.id, ctx.now());
+      await tell(ctx, userId, 'device-removed', how.log, {
+        summary: `${removed.name} was removed: the key share it holds opens your wallet no more`,
+      });
+      return { removed: true };
     }
   }
 }

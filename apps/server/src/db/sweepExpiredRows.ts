@@ -1,4 +1,4 @@
-import { DAY_MS, DAY_SECONDS, SECOND_MS } from '@dial/core';
+import { DAY_MS, DAY_SECONDS, HOUR_MS, SECOND_MS } from '@dial/core';
 import type { Kysely } from 'kysely';
 import type { AppConfig } from '../config/index.js';
 import { longestWindowSeconds } from '../config/rateLimits.js';
@@ -17,13 +17,16 @@ const OUTBOX_RETENTION_MS = 7 * DAY_MS;
  * browser reloads), so this only bounds how long a browser may be away and still catch up event by event.
  */
 export const WALLET_EVENT_RETENTION_MS = DAY_MS;
+/** How long a device link is kept past its expiry (its sealed share with it), then deleted. */
+export const DEVICE_LINK_RETENTION_MS = HOUR_MS;
 
 /**
  * Deletes rows nothing will read again: expired one-time codes, wallet challenges, SIWE nonces and
  * proof-of-work uses, browsers not seen for longer than their device cookie lives, ended sessions (past their
  * absolute end or idle too long), rate-limit windows older than the longest window in `config.rateLimits`
  * (the table of `config/rateLimits.ts`), dev-outbox messages older than a week, and wallet events older than
- * {@link WALLET_EVENT_RETENTION_MS}. Correctness never depends
+ * {@link WALLET_EVENT_RETENTION_MS}, and device links {@link DEVICE_LINK_RETENTION_MS} past their expiry.
+ * Correctness never depends
  * on it (every read checks expiry itself); it keeps the tables small.
  */
 export async function sweepExpiredRows(
@@ -54,4 +57,6 @@ export async function sweepExpiredRows(
   await db.deleteFrom('onramp_sessions').where('expires_at', '<=', at(DAY_MS)).execute();
   await db.deleteFrom('outbox_messages').where('created_at', '<=', at(OUTBOX_RETENTION_MS)).execute();
   await db.deleteFrom('wallet_events').where('created_at', '<=', at(WALLET_EVENT_RETENTION_MS)).execute();
+  // Device links live 5 minutes; kept an hour past that so that both browsers still read how one ended.
+  await db.deleteFrom('wallet_links').where('expires_at', '<=', at(DEVICE_LINK_RETENTION_MS)).execute();
 }

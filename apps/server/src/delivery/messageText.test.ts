@@ -121,6 +121,8 @@ describe('createNoticeText', () => {
       'account-secured',
       'browser-forgotten',
       'sessions-ended',
+      'device-enrolled',
+      'device-removed',
     ] as const) {
       // With a summary too: the details go to the app and the e-mail, never past one SMS.
       const { text } = createNoticeText(kind, 'sms', at, 'Dial', 'link the e-mail address ann@example.com');
@@ -129,5 +131,25 @@ describe('createNoticeText', () => {
       expect(text.length).toBeLessThanOrEqual(160);
       expect(text).not.toMatch(/\d{6}|code/i);
     }
+  });
+
+  it("names the device in a device's notice, and says what to do if it was not them", () => {
+    const sms = createNoticeText(
+      'device-enrolled',
+      'sms',
+      at,
+      'Dial',
+      'Chrome on macOS, linked from another device',
+    );
+    expect(sms.text).toBe(
+      'Dial: a new device can open your wallet: Chrome on macOS, linked from another device. ' +
+        'If this was not you, remove it in Settings > Devices.',
+    );
+    expect(sms.text.length).toBeLessThanOrEqual(160);
+    const email = createNoticeText('device-removed', 'email', at, 'Dial', 'Safari on iPhone was removed');
+    expect(email.text).toBe(
+      'A device was removed from your wallet (2030-01-01 12:34 UTC). Safari on iPhone was removed.\n\n' +
+        'If this was not you, open Dial, choose "Secure my account", then add your device again.\n',
+    );
   });
 });

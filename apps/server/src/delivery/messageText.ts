@@ -128,7 +128,28 @@ const NOTICE_EVENTS: Record<AccountEventKind, string> = {
   'account-secured': 'your account was secured',
   'browser-forgotten': 'a browser was signed out and forgotten',
   'sessions-ended': 'sessions of your account were ended',
+  'device-enrolled': 'a new device can open your wallet',
+  'device-removed': 'a device was removed from your wallet',
 };
+
+/**
+ * What to do when it was not them, for the notices of a device (their summary names it): a device the owner
+ * does not know holds a share of their key, so it is removed and the account secured at once; a device
+ * removed by someone else is added again once the account is secured.
+ */
+function deviceAdvice(kind: AccountEventKind, appName: string, channel: Channel): string | undefined {
+  if (kind === 'device-enrolled') {
+    return channel === 'sms'
+      ? 'If this was not you, remove it in Settings > Devices.'
+      : `If this was not you, remove it in ${appName} (Settings > Devices) and choose "Secure my account".`;
+  }
+  if (kind === 'device-removed') {
+    return channel === 'sms'
+      ? `If this was not you, open ${appName}: "Secure my account".`
+      : `If this was not you, open ${appName}, choose "Secure my account", then add your device again.`;
+  }
+  return undefined;
+}
 
 /**
  * Writes the subject and text of a notice that tells the owner something security-relevant happened on
@@ -151,19 +172,28 @@ export function createNoticeText(
 ): { subject: string; text: string } {
   const event = NOTICE_EVENTS[kind];
   const what = summary === undefined ? '' : ` ${capitalise(summary)}.`;
+  const forDevice = deviceAdvice(kind, appName, channel);
   if (channel === 'sms') {
     // One 160-character SMS in the GSM alphabet: the event and what to do; the details are in the app and
-    // in the e-mail.
+    // in the e-mail. A device's notice names the device when that still fits (its name is one of
+    // describeUserAgent's fixed labels, "Chrome on macOS").
     const advice =
-      kind === 'change-requested'
+      forDevice ??
+      (kind === 'change-requested'
         ? `Not you? Open ${appName} and choose "Secure my account".`
-        : `Was this not you? Sign in and check your wallet's security, or contact your ${appName} operator.`;
-    return { subject: `${appName}: ${event}`, text: `${appName}: ${event}. ${advice}` };
+        : `Was this not you? Sign in and check your wallet's security, or contact your ${appName} operator.`);
+    const named = `${appName}: ${event}: ${summary ?? ''}. ${advice}`;
+    const text =
+      forDevice !== undefined && summary !== undefined && named.length <= 160
+        ? named
+        : `${appName}: ${event}. ${advice}`;
+    return { subject: `${appName}: ${event}`, text };
   }
   const advice =
-    kind === 'change-requested'
+    forDevice ??
+    (kind === 'change-requested'
       ? `Was this not you? Open ${appName} in your browser and choose "Secure my account" to cancel it.`
-      : `Was this not you? Sign in and check your wallet's security, or contact your ${appName} operator.`;
+      : `Was this not you? Sign in and check your wallet's security, or contact your ${appName} operator.`);
   const when = `${at.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
   return {
     subject: `${appName}: ${event}`,

@@ -18,6 +18,7 @@ import {
   SHARE_LENGTH,
 } from '@dial/core';
 import type { AppContext } from '../appContext.js';
+import { describeUserAgent } from '../auth/describeUserAgent.js';
 import { requireFreshCode, requireRecentReauth, sessionHashOf } from '../auth/reauthentication.js';
 import { publishWalletEvent } from '../events/walletEvents.js';
 import type { TypedApp } from '../http/typedApp.js';
@@ -26,7 +27,7 @@ import { verifyAccountProof } from './accountProof.js';
 import { consumeRecoveryTry } from './consumeRecoveryTry.js';
 import { CHALLENGE_TTL_SECONDS, issueChallenge, verifyWalletProof } from './walletProofs.js';
 import {
-  loadRecoveryShare,
+  loadRecoveryPair,
   loadWalletAddress,
   loadWalletSummary,
   rotateShares,
@@ -34,7 +35,7 @@ import {
 } from './walletStore.js';
 
 /** Reads a posted auth share: standard base64 of exactly {@link SHARE_LENGTH} bytes. */
-function readAuthShare(text: string): Uint8Array {
+export function readAuthShare(text: string): Uint8Array {
   const authShare = decodeShare(text);
   if (authShare.length !== SHARE_LENGTH) {
     throw new DialError('invalid_data', { details: `auth share is ${authShare.length} bytes` });
@@ -61,14 +62,20 @@ function checkRecovery(recovery: { method: string; kdf: RecoveryKdf }): void {
   }
 }
 
-/** `POST /api/wallet` registers the signed-in user's wallet; `GET /api/wallet` gives it back to them only. */
-/** The user's wallet with its decrypted auth share, or `wallet_not_found`. */
+/**
+ * The user's wallet (its address, generation, recovery, devices and a legacy split's auth share), or
+ * `wallet_not_found`.
+ */
 async function loadOwnWallet(ctx: AppContext, userId: string) {
   const wallet = await loadWalletSummary(ctx.db, ctx.keys.authShare, userId);
   if (wallet === undefined) throw new DialError('wallet_not_found');
   return wallet;
 }
 
+/**
+ * `POST /api/wallet` registers the signed-in user's wallet with its first device; `GET /api/wallet` gives it
+ * back to them only, without an auth share (but a legacy split's).
+ */
 export function registerWalletRoutes(app: TypedApp, ctx: AppContext): void {
   app.post(
     registerWalletRoute.url,
@@ -77,22 +84,29 @@ export function registerWalletRoutes(app: TypedApp, ctx: AppContext): void {
       schema: {
         ...registerWalletRoute.schema,
         description:
-          "Needs a `proof` by the wallet's key (purpose `register-wallet`, generation 0, no recovery share), " +
-          'so nobody can register an address whose key they do not hold (403 `wallet_proof_invalid`; 400 ' +
-          '`wallet_proof_expired` for a used or expired challenge). An address belongs to one account at most ' +
-          '(409 `wallet_address_taken`); an account has one wallet (409 `embedded_wallet_already_exists`).',
+          "Needs a `proof` by the wallet's key (purpose `register-wallet`, generation 0, no recovery share, " +
+          "the recovery pair's `authShare` and this browser's `device`: its auth share and secret hash), so " +
+          'nobody can register an address whose key they do not hold, nor store shares the key did not sign ' +
+          '(403 `wallet_proof_invalid`; 400 `wallet_proof_expired` for a used or expired challenge). The ' +
+          'wallet and its first device (`how: created`, named from the User-Agent) are stored in one ' +
+          'transaction. An address belongs to one account at most (409 `wallet_address_taken`); an account has ' +
+          'one wallet (409 `embedded_wallet_already_exists`).',
       },
     },
     async (request, reply) => {
       const user = request.user!;
       const address = readAddress(request.body.address);
       const authShare = readAuthShare(request.body.authShare);
+      const device = {
+        authShare: readAuthShare(request.body.device.authShare),
+        secretHash: request.body.device.secretHash,
+      };
       const now = ctx.now();
       await verifyWalletProof(
         ctx.db,
         { userId: user.id, sessionHash: sessionHashOf(request), purpose: 'register-wallet' },
         request.body.proof,
-        { address, fromGeneration: 0, authShare, recovery: null },
+        { address, fromGeneration: 0, authShare, recovery: null, device },
         now,
       );
       const saved = await saveWallet(
@@ -100,12 +114,17 @@ export function registerWalletRoutes(app: TypedApp, ctx: AppContext): void {
         ctx.keys.authShare,
         { userId: user.id, address, authShare },
         now,
+        {
+          ...device,
+          name: describeUserAgent(request.headers['user-agent'] ?? null),
+        },
       );
-      if (!saved) {
-        const own = await loadWalletSummary(ctx.db, ctx.keys.authShare, user.id);
+      if (saved === false) {
+        const own = await loadWalletAddress(ctx.db, user.id);
         throw new DialError(own === undefined ? 'wallet_address_taken' : 'embedded_wallet_already_exists');
       }
-      return reply.code(201).send({ address });
+      if (saved === true) throw new Error('registered without its device');
+      return reply.code(201).send({ address, device: saved });
     },
   );
 
@@ -127,15 +146,22 @@ export function registerWalletRoutes(app: TypedApp, ctx: AppContext): void {
     getWalletRoute.url,
     {
       preHandler: app.requireUser,
-      schema: getWalletRoute.schema,
+      schema: {
+        ...getWalletRoute.schema,
+        description:
+          "No device's auth share: each goes only to its own browser (`POST /api/wallet/devices/:id/unlock`, " +
+          'with the unlock secret). `legacyAuthShare` only for a wallet registered before devices, until its ' +
+          'first device is enrolled or its recovery pair replaced; `null` after, for good.',
+      },
     },
     async (request) => {
       const wallet = await loadOwnWallet(ctx, request.user!.id);
       return {
         address: wallet.address,
-        authShare: encodeShare(wallet.authShare),
         generation: wallet.generation,
         recovery: wallet.recovery,
+        devices: wallet.devices,
+        legacyAuthShare: wallet.legacyAuthShare === null ? null : encodeShare(wallet.legacyAuthShare),
       };
     },
   );
@@ -144,15 +170,15 @@ export function registerWalletRoutes(app: TypedApp, ctx: AppContext): void {
 }
 
 /**
- * Share rotation, the recovery share and export:
- * - `PUT /api/wallet/shares` replaces the auth share (and the recovery share) of the same key, only if the
- *   browser split from the current generation;
- * - `GET /api/wallet/recovery` gives the owner their encrypted recovery share (not counted: checking a
- *   guess against it needs an OPRF evaluation, which is), and `POST /api/wallet/recovery/failed` reports a
- *   wrong recovery password or passkey, counted against the per-user recovery limit (see
- *   `walletRecoveryPerUser` in `config/rateLimits.ts` for the threat model);
- * - `GET /api/wallet/export` gives the auth share again, but only to a session re-authenticated within the
- *   last 5 minutes (the browser combines it with the device share to show the key).
+ * The recovery pair, and export:
+ * - `PUT /api/wallet/shares` replaces the recovery pair's auth share (and its recovery share) of the same key,
+ *   only if the browser split from the current generation; no device changes;
+ * - `GET /api/wallet/recovery` gives the owner their encrypted recovery share with the pair's auth share (not
+ *   counted: checking a guess against it needs an OPRF evaluation, which is), and
+ *   `POST /api/wallet/recovery/failed` reports a wrong recovery password or passkey, counted against the
+ *   per-user recovery limit (see `walletRecoveryPerUser` in `config/rateLimits.ts` for the threat model);
+ * - `POST /api/wallet/export` records an export (the browser rebuilt the key from its device's shares to
+ *   sign the proof), for a session re-authenticated within the last 5 minutes, and tells the owner.
  */
 function registerShareRoutes(app: TypedApp, ctx: AppContext): void {
   app.put(
@@ -162,15 +188,18 @@ function registerShareRoutes(app: TypedApp, ctx: AppContext): void {
       schema: {
         ...rotateSharesRoute.schema,
         description:
-          'One transaction: the auth share is replaced and the generation incremented only when it still ' +
+          "Replaces the recovery pair only (each device keeps its own split). One transaction: the pair's auth " +
+          'share is replaced and the generation incremented only when it still ' +
           'equals `expectedGeneration` (else 409 `stale_share_generation`, nothing changed). The recovery ' +
           'share is replaced by the given one; when none is given the old one is deleted, since a share of ' +
           'the previous split no longer combines with the new auth share. Needs a fresh one-time code: a ' +
           'sign-in within the last 10 minutes or a re-authentication within the last 5 (else 403 ' +
           '`reauthentication_required`), so a stolen older session cannot lock the owner out. Needs a `proof` ' +
           "by the wallet's key (purpose `rotate-shares`) over `expectedGeneration` and the hashes of the new " +
-          'auth share and recovery share, checked against the registered address before anything is stored ' +
-          '(403 `wallet_proof_invalid`), so a session without the key cannot change either share.',
+          'auth share and recovery share (and `device: none`), checked against the registered address before ' +
+          'anything is stored (403 `wallet_proof_invalid`), so a session without the key cannot change either ' +
+          "share. A wallet registered before devices loses its legacy split here (`GET /api/wallet`'s " +
+          '`legacyAuthShare` is null from then on).',
       },
     },
     async (request) => {
@@ -197,6 +226,7 @@ function registerShareRoutes(app: TypedApp, ctx: AppContext): void {
           fromGeneration: body.expectedGeneration,
           authShare,
           recovery: body.recovery ?? null,
+          device: null,
         },
         ctx.now(),
       );
@@ -229,15 +259,28 @@ function registerShareRoutes(app: TypedApp, ctx: AppContext): void {
     getRecoveryRoute.url,
     {
       preHandler: app.requireUser,
-      schema: getRecoveryRoute.schema,
+      schema: {
+        ...getRecoveryRoute.schema,
+        description:
+          "With the wallet's address and the recovery pair's auth share: it opens nothing without the recovery " +
+          "share's password (each guess an OPRF evaluation, counted) or passkey, so it goes to any session of " +
+          'the owner, as the one auth share did before devices.',
+      },
     },
     async (request) => {
       // Not counted: a password record opens only with an OPRF evaluation, counted per guess, so a wrong
       // password costs one try, not two (a fetch and an evaluation). A record older than the OPRF is open to
       // offline guessing from its first fetch, whatever the count: counting fetches would protect nothing.
-      const recovery = await loadRecoveryShare(ctx.db, request.user!.id);
-      if (recovery === undefined) throw new DialError('recovery_not_set_up');
-      return recovery;
+      const pair = await loadRecoveryPair(ctx.db, ctx.keys.authShare, request.user!.id);
+      if (pair === undefined) throw new DialError('recovery_not_set_up');
+      return {
+        generation: pair.generation,
+        method: pair.method,
+        ciphertext: pair.ciphertext,
+        kdf: pair.kdf,
+        address: pair.address as `0x${string}`,
+        authShare: encodeShare(pair.authShare),
+      };
     },
   );
 
@@ -260,9 +303,10 @@ function registerShareRoutes(app: TypedApp, ctx: AppContext): void {
       schema: {
         ...walletExportRoute.schema,
         description:
-          'A confirmation step, not a lock: `GET /api/wallet` gives the same auth share to any session of the ' +
-          'owner, and the key is rebuilt in the browser with its device share. What this route adds is a fresh ' +
-          "one-time code, an `account_events` record and a notice to the owner's phone or e-mail.",
+          'A record, not a lock: the browser rebuilt the key from its own device share and auth share (`POST ' +
+          '/api/wallet/devices/:id/unlock`) to sign the proof, and shows it; this route gives no share. What it ' +
+          "adds is a fresh one-time code, the key's proof, an `account_events` record and a notice to the " +
+          "owner's phones and e-mail addresses.",
       },
     },
     async (request) => {
@@ -280,14 +324,10 @@ function registerShareRoutes(app: TypedApp, ctx: AppContext): void {
         request.body.proof,
         ctx.now(),
       );
-      // The gate is a confirmation, not a lock (GET /api/wallet gives the same auth share to the owner's
-      // session): what it adds is that the export is recorded and the owner told.
+      // A record, not a lock (the browser that proved the key holds it already): what it adds is that the
+      // export is recorded and the owner told.
       await notifyOwner(ctx, request.user!, 'key-exported', request.log);
-      return {
-        address: wallet.address,
-        authShare: encodeShare(wallet.authShare),
-        generation: wallet.generation,
-      };
+      return { address: wallet.address, generation: wallet.generation };
     },
   );
 }

@@ -1,10 +1,11 @@
-import type { RecoveryKdf } from '@dial/api';
+import type { DeviceInfo, RecoveryKdf } from '@dial/api';
 import { DialError } from '@dial/core';
 import type { Kysely } from 'kysely';
 import type { Address } from 'viem';
 import { accountWallet } from '../auth/accountWallet.js';
 import type { Database, RecoveryMethod } from '../db/database.js';
 import { isUniqueViolation } from '../db/isUniqueViolation.js';
+import { insertDevice, type NewDevice } from './deviceStore.js';
 import { decryptAuthShare, type EncryptedShare, encryptAuthShare } from './shareCipher.js';
 
 /** A user's embedded wallet as the registry keeps it. */
@@ -14,31 +15,38 @@ export interface StoredWallet {
 }
 
 /**
- * Registers a user's wallet: its address and its auth share, encrypted. A user has at most one wallet; the
+ * Registers a user's wallet, in one transaction: its address, the recovery pair's auth share (encrypted,
+ * `legacy_split` 0) and, when given, its first device (`how: created`). A user has at most one wallet; the
  * `user_id` primary key decides, so two concurrent registrations give one wallet and one `false`.
  *
- * @returns `false` when the user already has a wallet (nothing is changed).
+ * @returns `false` when the user already has a wallet or the address is another's (nothing is changed).
+ * @throws {DialError} `invalid_data` when the device's secret hash is already enrolled (nothing is changed).
  */
 export async function saveWallet(
   db: Kysely<Database>,
   key: Uint8Array,
   wallet: { userId: string; address: string; authShare: Uint8Array },
   now: Date,
-): Promise<boolean> {
+  device?: Omit<NewDevice, 'userId' | 'how'>,
+): Promise<DeviceInfo | true | false> {
   const encrypted = encryptAuthShare(key, wallet.authShare, wallet.userId);
   try {
-    await db
-      .insertInto('wallets')
-      .values({
-        user_id: wallet.userId,
-        address: wallet.address,
-        auth_share_ciphertext: encrypted.ciphertext,
-        iv: encrypted.iv,
-        key_version: encrypted.keyVersion,
-        created_at: now.toISOString(),
-      })
-      .execute();
-    return true;
+    return await db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('wallets')
+        .values({
+          user_id: wallet.userId,
+          address: wallet.address,
+          auth_share_ciphertext: encrypted.ciphertext,
+          iv: encrypted.iv,
+          key_version: encrypted.keyVersion,
+          created_at: now.toISOString(),
+          legacy_split: 0,
+        })
+        .execute();
+      if (device === undefined) return true;
+      return insertDevice(trx, key, { ...device, userId: wallet.userId, how: 'created' }, now);
+    });
   } catch (error) {
     if (isUniqueViolation(error)) return false;
     throw error;
@@ -80,16 +88,22 @@ export async function loadWalletAddress(db: Kysely<Database>, userId: string): P
 export interface WalletSummary {
   /** EIP-55: addresses are stored checksummed. */
   address: Address;
-  authShare: Uint8Array;
   generation: number;
   recovery: { method: RecoveryMethod; createdAt: string } | null;
+  /** How many devices can open it (removed ones do not count). */
+  devices: number;
+  /**
+   * The one auth share of a wallet registered before devices, while `legacy_split` is 1 (until its first
+   * device is enrolled or its recovery pair replaced); `null` otherwise.
+   */
+  legacyAuthShare: Uint8Array | null;
 }
 
 /**
- * The user's wallet with its auth share decrypted, its share generation and its recovery metadata (not the
- * recovery ciphertext); `undefined` when the user has none.
+ * The user's wallet: its address, share generation, recovery metadata (not the recovery ciphertext), how many
+ * devices open it, and only for a legacy split its auth share, decrypted; `undefined` when the user has none.
  *
- * @throws like {@link loadWallet} when the auth share does not decrypt.
+ * @throws like {@link loadWallet} when a legacy auth share does not decrypt.
  */
 export async function loadWalletSummary(
   db: Kysely<Database>,
@@ -105,8 +119,16 @@ export async function loadWalletSummary(
       'wallets.iv',
       'wallets.key_version',
       'wallets.share_generation',
+      'wallets.legacy_split',
       'recovery_shares.method',
       'recovery_shares.created_at as recovery_created_at',
+      (eb) =>
+        eb
+          .selectFrom('wallet_devices')
+          .select((inner) => inner.fn.countAll<number | string | bigint>().as('count'))
+          .whereRef('wallet_devices.user_id', '=', 'wallets.user_id')
+          .where('wallet_devices.removed_at', 'is', null)
+          .as('devices'),
     ])
     .where('wallets.user_id', '=', userId)
     .executeTakeFirst();
@@ -118,8 +140,9 @@ export async function loadWalletSummary(
   };
   return {
     address: row.address as Address,
-    authShare: decryptAuthShare(key, encrypted, userId),
     generation: Number(row.share_generation),
+    devices: Number(row.devices ?? 0),
+    legacyAuthShare: Number(row.legacy_split) === 1 ? decryptAuthShare(key, encrypted, userId) : null,
     recovery:
       row.method === null || row.recovery_created_at === null
         ? null
@@ -183,6 +206,8 @@ export async function rotateShares(
         iv: encrypted.iv,
         key_version: encrypted.keyVersion,
         share_generation: expectedGeneration + 1,
+        // The old single split is gone: its auth share was replaced, so a legacy device share opens nothing.
+        legacy_split: 0,
       })
       .where('user_id', '=', userId)
       .where('share_generation', '=', expectedGeneration)
@@ -215,6 +240,25 @@ export interface StoredRecoveryShare {
   method: RecoveryMethod;
   ciphertext: string;
   kdf: RecoveryKdf;
+}
+
+/**
+ * The recovery pair: the user's recovery share with the wallet's address and the pair's auth share
+ * (decrypted), which together with the decrypted recovery share rebuild the key; `undefined` when recovery
+ * was never set up (or a rotation dropped it).
+ *
+ * @throws like {@link loadWallet} when the auth share does not decrypt.
+ */
+export async function loadRecoveryPair(
+  db: Kysely<Database>,
+  key: Uint8Array,
+  userId: string,
+): Promise<(StoredRecoveryShare & { address: string; authShare: Uint8Array }) | undefined> {
+  const recovery = await loadRecoveryShare(db, userId);
+  if (recovery === undefined) return undefined;
+  const wallet = await loadWallet(db, key, userId);
+  if (wallet === undefined) return undefined;
+  return { ...recovery, address: wallet.address, authShare: wallet.authShare };
 }
 
 /** The user's recovery share; `undefined` when recovery was never set up (or a rotation dropped it). */
