@@ -1,9 +1,7 @@
-import { createWalletShares, encodeShare } from '@dial/core';
 import { PHONE } from '@dial/server/testing';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { splitId } from '../keys/deviceShareRecords';
 import { type DialServer, withDialServer } from '../keys/testing/dialServer';
-import { TEST_WALLET_ADDRESS, TEST_WALLET_KEY } from '../keys/testing/testWallet';
+import { TEST_WALLET_KEY } from '../keys/testing/testWallet';
 
 /**
  * The owner's answers to a stolen session, against the real server: cancelling what it asked for and
@@ -11,34 +9,25 @@ import { TEST_WALLET_ADDRESS, TEST_WALLET_KEY } from '../keys/testing/testWallet
  * stand-in for the IndexedDB store).
  */
 const memory = await vi.hoisted(async () =>
-  (await import('../keys/testing/memoryShareStore')).memoryShareStore(),
+  (await import('../keys/testing/memoryDeviceStore')).memoryDeviceStore(),
 );
-vi.mock('../keys/deviceShareStore', () => ({ deviceShareStore: memory.store }));
+vi.mock('../keys/deviceStore', () => ({ deviceStore: memory.store }));
+vi.mock('../keys/legacyShares', () => ({ legacyShares: memory.legacyStore }));
 
-const { deviceShareStore } = await import('../keys/deviceShareStore');
+const { deviceStore } = await import('../keys/deviceStore');
 const { listAccountChanges } = await import('./accountChangesApi');
 const { cancelPendingChange, secureMyAccount } = await import('./ownerActions');
 
 const dialServer = withDialServer();
 let server: DialServer;
 let USER = '';
-let deviceShare: Uint8Array;
-let slot: { address: string; generation: number; split: string };
 
 beforeEach(async () => {
   server = dialServer();
   USER = server.userId;
   memory.clear();
-  const shares = await createWalletShares(TEST_WALLET_KEY);
-  deviceShare = shares.deviceShare;
-  slot = { address: TEST_WALLET_ADDRESS, generation: 1, split: await splitId(shares.authShare) };
-  await deviceShareStore.save(USER, slot, deviceShare);
-  await server.hold({
-    key: TEST_WALLET_KEY,
-    authShare: encodeShare(shares.authShare),
-    generation: 1,
-    recovery: null,
-  });
+  const { device } = await server.register(TEST_WALLET_KEY);
+  await deviceStore.save(USER, device);
 });
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -94,7 +83,7 @@ describe('the owner answers a stolen session', () => {
     const refused = await cancelPendingChange(USER, change!.id).catch((error: unknown) => error);
     expect(refused).toMatchObject({
       code: 'account_proof_required',
-      message: expect.stringContaining("does not hold your wallet's key share"),
+      message: expect.stringContaining('is not one of the devices that open your wallet'),
     });
   });
 

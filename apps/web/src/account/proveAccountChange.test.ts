@@ -1,7 +1,6 @@
-import { accountChangeMessage, createWalletShares, encodeShare } from '@dial/core';
+import { accountChangeMessage } from '@dial/core';
 import { type Hex, verifyMessage } from 'viem';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { splitId } from '../keys/deviceShareRecords';
 import { withDialServer } from '../keys/testing/dialServer';
 import { TEST_WALLET_ADDRESS, TEST_WALLET_KEY } from '../keys/testing/testWallet';
 
@@ -10,12 +9,13 @@ import { TEST_WALLET_ADDRESS, TEST_WALLET_KEY } from '../keys/testing/testWallet
  * and gives the auth share; the in-memory stand-in for the IndexedDB store holds the device share.
  */
 const memory = await vi.hoisted(async () =>
-  (await import('../keys/testing/memoryShareStore')).memoryShareStore(),
+  (await import('../keys/testing/memoryDeviceStore')).memoryDeviceStore(),
 );
-vi.mock('../keys/deviceShareStore', () => ({ deviceShareStore: memory.store }));
+vi.mock('../keys/deviceStore', () => ({ deviceStore: memory.store }));
+vi.mock('../keys/legacyShares', () => ({ legacyShares: memory.legacyStore }));
 
 const { proveAccountChange, requireAccountProof } = await import('./proveAccountChange');
-const { deviceShareStore } = await import('../keys/deviceShareStore');
+const { deviceStore } = await import('../keys/deviceStore');
 
 const dialServer = withDialServer();
 let USER = '';
@@ -28,19 +28,10 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-/** Registers the test wallet on the server; its device share is kept here unless `keep` is false. */
+/** Registers the test wallet on the server; this browser is its device unless `keep` is false. */
 async function holdWallet(keep = true) {
-  const shares = await createWalletShares(TEST_WALLET_KEY);
-  if (keep) {
-    const slot = { address: TEST_WALLET_ADDRESS, generation: 1, split: await splitId(shares.authShare) };
-    await deviceShareStore.save(USER, slot, shares.deviceShare);
-  }
-  await dialServer().hold({
-    key: TEST_WALLET_KEY,
-    authShare: encodeShare(shares.authShare),
-    generation: 1,
-    recovery: null,
-  });
+  const { device } = await dialServer().register(TEST_WALLET_KEY);
+  if (keep) await deviceStore.save(USER, device);
 }
 
 describe('proveAccountChange', () => {
@@ -113,7 +104,7 @@ describe('requireAccountProof', () => {
     }).catch((error: unknown) => error);
     expect(refused).toMatchObject({
       code: 'account_proof_required',
-      message: expect.stringContaining("does not hold your wallet's key share"),
+      message: expect.stringContaining('is not one of the devices that open your wallet'),
     });
   });
 });

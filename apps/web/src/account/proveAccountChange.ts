@@ -6,7 +6,8 @@ import type { AccountProof, StoredWallet } from '../api/types';
 import { findWalletFor } from '../connect/findWalletFor';
 import { walletError } from '../connect/walletError';
 import type { DiscoveredWallet } from '../connect/walletProvider';
-import { rebuildFromDeviceShare } from '../keys/rebuildKey';
+import { reportDeviceRemoved } from '../keys/deviceRemoval';
+import { keyFromUnlocked, unlockHeldDevice } from '../keys/rebuildKey';
 import { withWalletLock } from '../keys/walletLock';
 import { getProofChallenge } from './accountChangesApi';
 
@@ -15,7 +16,7 @@ export type AccountChangeRequest = Parameters<typeof accountChangeTarget>[0];
 
 /** Why this browser could give no proof: the change can then only be asked for (it waits). */
 export type NoProofReason =
-  /** The account has an embedded wallet, and this browser holds no device share of its current keys. */
+  /** The account has an embedded wallet, and this browser is not (or no longer) one of its devices. */
   | 'no-device-share'
   /** A wallet-only account: none of its trusted wallets is reachable in this browser. */
   | 'wallet-not-connected'
@@ -33,9 +34,9 @@ export interface ProveOptions {
  * The account key's proof of one change (`POST /api/account/proof`'s challenge, signed over core's
  * `accountChangeMessage`):
  *
- * - an account with an embedded wallet: its key is rebuilt from this browser's device share and the auth
- *   share the server gives the session (as a share rotation does, under the wallet's Web Lock), signs, and
- *   is dropped. No prompt: holding the device share is the proof.
+ * - an account with an embedded wallet: its key is rebuilt through this browser's device (its held share
+ *   and the auth share the server gives that device only, under the wallet's Web Lock), signs, and is
+ *   dropped. No prompt: being a device of the wallet is the proof.
  * - a wallet-only account: the first of its trusted wallets found in this browser is asked to sign
  *   (`personal_sign`): the wallet app prompts.
  *
@@ -66,10 +67,12 @@ export async function proveAccountChange(
   const embedded =
     wallet === null ? undefined : signers.find((signer) => sameAddress(signer, wallet.address));
   if (wallet !== null && embedded !== undefined) {
-    const stored = wallet;
-    const rebuilt = await withWalletLock(userId, () => rebuildFromDeviceShare(userId, stored));
-    if (!rebuilt.found) return { proof: null, reason: 'no-device-share' };
-    const account = privateKeyToAccount(rebuilt.privateKey);
+    const unlocked = await withWalletLock(userId, () => unlockHeldDevice(userId));
+    if (unlocked.status !== 'unlocked') {
+      if (unlocked.status === 'removed') reportDeviceRemoved();
+      return { proof: null, reason: 'no-device-share' };
+    }
+    const account = privateKeyToAccount(await keyFromUnlocked(unlocked));
     const signature = await account.signMessage({
       message: accountChangeMessage({ ...fields, address: account.address }),
     });
@@ -118,14 +121,14 @@ export async function requireAccountProof(
 /** Why a change needing the key's proof cannot be made here, and what would make it possible. */
 export const NO_PROOF_MESSAGES: Record<NoProofReason, string> = {
   'no-device-share':
-    "This browser does not hold your wallet's key share, so it cannot confirm this change. Do it in the browser that holds your wallet, or recover your wallet here first.",
+    'This browser is not one of the devices that open your wallet, so it cannot confirm this change. Do it on a device that opens your wallet, add this browser from there (Settings › Devices › Add a device), or recover your wallet here first.',
   'wallet-not-connected':
     'Your wallet is not connected in this browser, so it cannot confirm this change. Open Dial in the browser with your wallet, or connect it, and try again.',
   'no-signer':
     'Your account has no wallet that can confirm this change: only a wallet linked with confirmation can.',
 };
 
-/** The account's embedded wallet (auth share included), or null when it has none. */
+/** The account's embedded wallet (its address), or null when it has none. */
 async function embeddedWallet(): Promise<StoredWallet | null> {
   try {
     return await getWallet();

@@ -1,6 +1,6 @@
 import type { WalletProofPurpose } from '@dial/core';
 import { type Answer, type Body, callApi } from './client';
-import type { AppConfig, FaucetAsset, OtpChannel, User, WalletProof } from './types';
+import type { AppConfig, FaucetAsset, OtpChannel, User } from './types';
 
 /** The signed-in user; rejects with `unauthorized` when signed out. */
 export async function getMe(signal?: AbortSignal): Promise<User> {
@@ -36,11 +36,12 @@ export function getWallet(): Promise<Answer<'getWallet'>> {
 }
 
 /**
- * Registers the wallet's address and auth share with the key's proof; rejects with
- * `embedded_wallet_already_exists`, `wallet_address_taken`, `wallet_proof_invalid` or `wallet_proof_expired`.
+ * Registers the wallet: its address, the recovery pair's auth share and this browser as its first device,
+ * with the key's proof; answers the device the server made. Rejects with `embedded_wallet_already_exists`,
+ * `wallet_address_taken`, `wallet_proof_invalid` or `wallet_proof_expired`.
  */
-export async function createWallet(address: string, authShare: string, proof: WalletProof): Promise<void> {
-  await callApi('registerWallet', { body: { address, authShare, proof } });
+export function createWallet(body: Body<'registerWallet'>): Promise<Answer<'registerWallet'>> {
+  return callApi('registerWallet', { body });
 }
 
 /** A single-use challenge for the wallet's key to sign (valid five minutes, for this session only). */

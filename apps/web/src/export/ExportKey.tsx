@@ -4,7 +4,7 @@ import { useEffect, useRef, useState } from 'react';
 import { requireAccountProof } from '../account/proveAccountChange';
 import { toDialError } from '../api/describeError';
 import { getWalletExport } from '../api/shareEndpoints';
-import { keyFromDeviceShare } from '../keys/rebuildKey';
+import { keyFromDevice } from '../keys/rebuildKey';
 import { ConfirmWithCode } from '../reauth/ConfirmWithCode';
 import { ErrorMessage } from '../ui/ErrorMessage';
 import { Screen } from '../ui/Screen';
@@ -21,9 +21,10 @@ export interface ExportKeyProps {
 type Step = { kind: 'confirm' } | { kind: 'loading' } | { kind: 'shown'; privateKey: `0x${string}` };
 
 /**
- * "Export private key": a warning, a fresh code to the person's own phone or e-mail, then the key rebuilt
- * from this browser's device share and the auth share the server releases after the code and the key's
- * proof (signed with this browser's device share, no prompt). Hidden until "Reveal" (and again when the
+ * "Export private key": a warning, a fresh code to the person's own phone or e-mail, the key's proof
+ * (signed through this browser's device, no prompt) with which the server records the export and tells the
+ * owner, then the key rebuilt here through the device (its held share and the auth share the server gives
+ * that device only). Hidden until "Reveal" (and again when the
  * page is hidden); it lives only in this screen's state, so it is dropped when the screen closes.
  */
 export default function ExportKey({ userId, address, onClose }: ExportKeyProps) {
@@ -40,7 +41,12 @@ export default function ExportKey({ userId, address, onClose }: ExportKeyProps) 
       if (exported.address.toLowerCase() !== address.toLowerCase()) {
         throw new DialError('wallet_mismatch', { details: 'export is of another wallet' });
       }
-      const privateKey = await keyFromDeviceShare(userId, exported);
+      // The key is rebuilt here through this browser's device, as for the proof: the server's answer
+      // carries no share, only that the export is recorded.
+      const { wallet, privateKey } = await keyFromDevice(userId);
+      if (wallet.address.toLowerCase() !== address.toLowerCase()) {
+        throw new DialError('wallet_mismatch', { details: 'the device opens another wallet' });
+      }
       setStep({ kind: 'shown', privateKey });
     } catch (caught) {
       setError(toDialError(caught));

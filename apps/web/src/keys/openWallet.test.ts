@@ -1,41 +1,38 @@
-import { createWalletShares, encodeShare } from '@dial/core';
+import { combineWalletShares, decodeShare } from '@dial/core';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { splitId } from './deviceShareRecords';
+import type { HeldDevice } from './deviceRecords';
 import { withDialServer } from './testing/dialServer';
 import { TEST_WALLET_ADDRESS, TEST_WALLET_KEY, UNOPENED_PASSWORD_RECORD } from './testing/testWallet';
 
 /**
- * Opening the wallet against what this browser holds: the in-memory stand-in for the IndexedDB store uses
- * the real record logic, and the real server answers (GET /api/wallet, PUT shares) through the stubbed
- * fetch. The browser tests run the same code against the real store and server.
+ * Opening the wallet through this browser's device, against the real server (its device, wallet and
+ * registration routes) through the stubbed fetch, over an in-memory stand-in for the IndexedDB device store
+ * that seals and opens entries as the real one does. "Another browser" is a device made through the API
+ * with the wallet's key, whose entry the test moves into this browser's store to play that browser. The
+ * browser tests run the same code in Chromium, with two browsers.
  */
-const memory = await vi.hoisted(async () => (await import('./testing/memoryShareStore')).memoryShareStore());
-vi.mock('./deviceShareStore', () => ({ deviceShareStore: memory.store }));
+const memory = await vi.hoisted(async () =>
+  (await import('./testing/memoryDeviceStore')).memoryDeviceStore(),
+);
+vi.mock('./deviceStore', () => ({ deviceStore: memory.store }));
+vi.mock('./legacyShares', () => ({ legacyShares: memory.legacyStore }));
 
-const { deviceShareStore } = await import('./deviceShareStore');
+const { deviceStore } = await import('./deviceStore');
+const { unlockDevice } = await import('./deviceApi');
 const { openWallet } = await import('./openWallet');
-const { commitRotation, prepareRotation } = await import('./rotateShares');
 
 const dialServer = withDialServer();
 /** The signed-in user's id, as the server gave it. */
 let USER = '';
 const KEY = TEST_WALLET_KEY;
 const ADDRESS = TEST_WALLET_ADDRESS;
-const PROTECTED = UNOPENED_PASSWORD_RECORD;
 const open = () => openWallet(USER, () => {});
+const unlockRoute = (device: HeldDevice) => `POST /api/wallet/devices/${device.deviceId}/unlock`;
 
-/** A split of the wallet's key at `generation`; its device share saved here under `save` (or not). */
-async function split(generation: number, save: 'named' | 'unnamed' | 'none') {
-  const shares = await createWalletShares(KEY);
-  const slot = { address: ADDRESS, generation, split: await splitId(shares.authShare) };
-  let entry: string | null = null;
-  if (save === 'named') entry = await deviceShareStore.save(USER, slot, shares.deviceShare);
-  if (save === 'unnamed') {
-    // As the code before split ids wrote it.
-    entry = `${ADDRESS.toLowerCase()}#${generation}`;
-    memory.put(USER, entry, { address: ADDRESS, generation }, shares.deviceShare);
-  }
-  return { authShare: encodeShare(shares.authShare), deviceShare: shares.deviceShare, entry };
+/** This browser is `device` (the only device it keeps for the user). */
+async function beDevice(device: HeldDevice) {
+  memory.clear();
+  await deviceStore.save(USER, device);
 }
 
 beforeEach(() => {
@@ -46,126 +43,161 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-describe('opening the wallet', () => {
-  it('leaves a rotation pending in another tab alone, so that tab can still finish it', async () => {
-    const first = await split(1, 'named');
+describe('creating the wallet', () => {
+  it('registers the recovery pair and this browser as its first device, keeps the device, then opens through it', async () => {
     const server = dialServer();
-    await server.hold({ key: KEY, authShare: first.authShare, generation: 1, recovery: null });
-    // Tab A prepares "Set up recovery" and waits for a confirmation code…
-    server.requireCode();
-    const pending = await prepareRotation(USER, ADDRESS, 1, KEY, async () => PROTECTED);
-    await expect(commitRotation(pending)).rejects.toMatchObject({ code: 'reauthentication_required' });
+    const created = await open();
+    if ('needsRecovery' in created) throw new Error('expected a wallet');
+    expect(created).toMatchObject({ generation: 1, recovery: null });
+    expect(memory.deviceId(USER)).toBe(created.deviceId);
+    expect(memory.hasPending(USER)).toBe(false);
+    // The device kept here and its auth share on the server rebuild the registered address's key.
+    const device = (await deviceStore.load(USER))!;
+    expect(device.address).toBe(created.address);
+    const wallet = await server.wallet();
+    expect(wallet).toMatchObject({ address: created.address, devices: 1, legacyAuthShare: null });
 
-    // …while tab B opens the wallet: it opens generation 1 and keeps A's generation 2.
-    await expect(open()).resolves.toMatchObject({ address: ADDRESS, generation: 1 });
-    expect(memory.keys(USER)).toEqual([first.entry, pending.entry].sort());
+    const before = server.count('GET /api/wallet');
+    await expect(open()).resolves.toEqual(created);
+    // One request opens it: the unlock answers the wallet too.
+    expect(server.count(unlockRoute(device), 200)).toBe(1);
+    expect(server.count('GET /api/wallet')).toBe(before);
+  });
 
-    // A gets its code and sends the rotation: the server and this browser agree on generation 2.
-    await server.confirmCode();
-    await expect(commitRotation(pending)).resolves.toBe(2);
-    expect(memory.keys(USER)).toEqual([pending.entry]);
-    await expect(open()).resolves.toMatchObject({
-      address: ADDRESS,
-      generation: 2,
-      recovery: { method: 'password' },
+  it('completes a registration whose answer was lost: the next opening finds the device by its secret', async () => {
+    const server = dialServer();
+    const passOn = server.fetch.getMockImplementation()!;
+    server.fetch.mockImplementation(async (input, init) => {
+      const answer = await passOn(input, init);
+      if (init?.method === 'POST' && String(input) === '/api/wallet') throw new TypeError('Failed to fetch');
+      return answer;
     });
+    await expect(open()).rejects.toMatchObject({ code: 'network_error' });
+    // The server registered the wallet and its device; this browser kept the device as pending.
+    expect(server.count('POST /api/wallet', 201)).toBe(1);
+    expect(memory.deviceId(USER)).toBeNull();
+    expect(memory.hasPending(USER)).toBe(true);
+
+    server.fetch.mockImplementation(passOn);
+    const opened = await open();
+    if ('needsRecovery' in opened) throw new Error('expected the wallet to open');
+    expect(memory.hasPending(USER)).toBe(false);
+    expect(memory.deviceId(USER)).toBe(opened.deviceId);
+    // No second wallet, no second device: the one the server made is this browser's.
+    expect(server.count('POST /api/wallet')).toBe(1);
+    expect(await server.wallet()).toMatchObject({ address: opened.address, devices: 1 });
+  });
+});
+
+describe('opening through a device', () => {
+  it('two devices of one wallet each open it, alternately, whatever the other does (no lock-out)', async () => {
+    const server = dialServer();
+    const { device: a } = await server.register(KEY);
+    const b = await server.enroll(KEY, 'recovered');
+    for (const device of [a, b, a]) {
+      await beDevice(device);
+      await expect(open()).resolves.toMatchObject({ address: ADDRESS, deviceId: device.deviceId });
+    }
+    // Recovery changed on one of them replaces the recovery pair only: both still open it.
+    await server.setRecovery(KEY, async () => UNOPENED_PASSWORD_RECORD);
+    for (const device of [b, a]) {
+      await beDevice(device);
+      await expect(open()).resolves.toMatchObject({ deviceId: device.deviceId, generation: 2 });
+    }
   });
 
-  it('opens from records written before generations and before split ids', async () => {
-    const shares = await createWalletShares(KEY);
-    memory.put(USER, ADDRESS.toLowerCase(), { address: ADDRESS }, shares.deviceShare);
-    await dialServer().hold({
-      key: KEY,
-      authShare: encodeShare(shares.authShare),
-      generation: 1,
-      recovery: null,
-    });
-    await expect(open()).resolves.toMatchObject({ generation: 1 });
-    expect(memory.keys(USER)).toEqual([ADDRESS.toLowerCase()]);
-
-    memory.clear();
-    const unnamed = await split(4, 'unnamed');
-    await dialServer().hold({ key: KEY, authShare: unnamed.authShare, generation: 4, recovery: PROTECTED });
-    await expect(open()).resolves.toMatchObject({ generation: 4 });
-  });
-
-  it('picks the share of the split the server holds among two of the same generation', async () => {
-    const ours = await split(2, 'named');
-    const theirs = await split(2, 'named');
-    await dialServer().hold({ key: KEY, authShare: theirs.authShare, generation: 2, recovery: null });
-    await expect(open()).resolves.toMatchObject({ generation: 2 });
-    // The other split cannot ever open it: forgotten.
-    expect(memory.keys(USER)).toEqual([theirs.entry]);
-    expect(ours.entry).not.toBe(theirs.entry);
-  });
-
-  it('says the wallet is open as soon as the key is rebuilt, then forgets the old shares before it settles', async () => {
-    const old = await split(1, 'named');
-    const current = await split(2, 'named');
-    await dialServer().hold({ key: KEY, authShare: current.authShare, generation: 2, recovery: null });
-    let heldWhenOpened: string[] = [];
-    const opened = vi.fn((_wallet: unknown) => {
-      heldWhenOpened = memory.keys(USER);
-    });
-    const result = await openWallet(USER, () => {}, opened);
-    expect(opened).toHaveBeenCalledTimes(1);
-    expect(opened.mock.calls[0]![0]).toEqual(result);
-    expect(result).toEqual({ address: ADDRESS, generation: 2, recovery: null });
-    // The wallet could show while the older generation's share was still held; it is gone once settled.
-    expect(heldWhenOpened).toEqual([old.entry, current.entry].sort());
-    expect(memory.keys(USER)).toEqual([current.entry]);
-  });
-
-  it('sends a mismatched old-format share to recovery, and forgets it once recovered', async () => {
-    // A rotation whose PUT never reached the server left its share under generation 2 (old format), and a
-    // recovery on another device then made the server's generation 2.
-    const orphan = await split(2, 'unnamed');
-    const server = await split(2, 'none');
-    await dialServer().hold({ key: KEY, authShare: server.authShare, generation: 2, recovery: PROTECTED });
-
+  it('refuses a device removed on another one, says so, and forgets its entry', async () => {
+    const server = dialServer();
+    const { device: a } = await server.register(KEY);
+    await server.enroll(KEY, 'recovered');
+    await server.removeDevice(KEY, a.deviceId);
+    await beDevice(a);
     await expect(open()).resolves.toMatchObject({
       needsRecovery: true,
-      hasMismatchedShare: true,
-      hasOlderShare: false,
-      wallet: { generation: 2 },
+      removed: true,
+      wallet: { address: ADDRESS, devices: 1 },
     });
-    // Nothing is forgotten before the recovery succeeded.
-    expect(memory.keys(USER)).toEqual([orphan.entry]);
-
-    // The recovery password rebuilt the key here: the recovery's rotation goes through…
-    const recovered = await prepareRotation(USER, ADDRESS, 2, KEY, async () => PROTECTED);
-    await expect(commitRotation(recovered)).resolves.toBe(3);
-    expect((await dialServer().wallet()).generation).toBe(3);
-    // …and the share that did not match is gone; the wallet opens.
-    expect(memory.keys(USER)).toEqual([recovered.entry]);
-    await expect(open()).resolves.toMatchObject({ generation: 3 });
+    expect(server.count(unlockRoute(a), 403)).toBe(1);
+    expect(memory.deviceId(USER)).toBeNull();
+    // Its held share rebuilds nothing with any auth share the server still gives this session.
+    const wallet = await server.wallet();
+    expect(wallet.legacyAuthShare).toBeNull();
   });
 
-  it('sends a share of another split of the current generation to recovery, not to a dead end', async () => {
-    const orphan = await split(2, 'named');
-    const server = await split(2, 'none');
-    await dialServer().hold({ key: KEY, authShare: server.authShare, generation: 2, recovery: PROTECTED });
-    await expect(open()).resolves.toMatchObject({ needsRecovery: true, hasMismatchedShare: true });
-    expect(memory.keys(USER)).toEqual([orphan.entry]);
+  it('treats a device the server does not know as none (and forgets it)', async () => {
+    const server = dialServer();
+    const { device } = await server.register(KEY);
+    await beDevice({ ...device, deviceId: '6f1c2a4e-3b5d-4c7e-8f90-1a2b3c4d5e6f' });
+    await expect(open()).resolves.toMatchObject({ needsRecovery: true, removed: false });
+    expect(memory.deviceId(USER)).toBeNull();
   });
 
-  it('without recovery, a mismatched share is `wallet_mismatch` and a missing one `recovery_not_set_up`', async () => {
-    await split(2, 'unnamed');
-    const server = await split(2, 'none');
-    await dialServer().hold({ key: KEY, authShare: server.authShare, generation: 2, recovery: null });
-    await expect(open()).rejects.toMatchObject({ code: 'wallet_mismatch' });
-    memory.clear();
-    await expect(open()).rejects.toMatchObject({ code: 'recovery_not_set_up' });
+  it('refuses a device entry with another secret as unknown: the auth share goes only to the right secret', async () => {
+    const server = dialServer();
+    const { device } = await server.register(KEY);
+    const { secret } = await deviceStore.newSecret();
+    await beDevice({ ...device, secret });
+    await expect(open()).resolves.toMatchObject({ needsRecovery: true, removed: false });
+    expect(server.count(unlockRoute(device), 404)).toBe(1);
   });
 
-  it('after the keys were replaced elsewhere, says an older share is held', async () => {
-    await split(1, 'named');
-    const server = await split(2, 'none');
-    await dialServer().hold({ key: KEY, authShare: server.authShare, generation: 2, recovery: PROTECTED });
+  it("does not open another user's device entry moved into this user's slot", async () => {
+    const { device } = await dialServer().register(KEY);
+    await deviceStore.save('another-user', device);
+    memory.move('another-user', USER);
+    // It no longer decrypts (bound to the other user): as if none were kept.
+    await expect(deviceStore.load(USER)).resolves.toBeNull();
+    await expect(open()).resolves.toMatchObject({ needsRecovery: true, removed: false });
+  });
+
+  it('without a device here, says where the wallet opens: recovery if set up, else the devices that hold it', async () => {
+    const server = dialServer();
+    await server.register(KEY);
     await expect(open()).resolves.toMatchObject({
       needsRecovery: true,
-      hasOlderShare: true,
-      hasMismatchedShare: false,
+      removed: false,
+      wallet: { recovery: null, devices: 1 },
     });
+    await server.setRecovery(KEY, async () => UNOPENED_PASSWORD_RECORD);
+    await expect(open()).resolves.toMatchObject({
+      needsRecovery: true,
+      wallet: { recovery: { method: 'password' }, devices: 1 },
+    });
+  });
+});
+
+describe('a wallet registered before devices', () => {
+  it("adopts this browser's old share as a device: enrolled with the key's proof, the old entries deleted", async () => {
+    const server = dialServer();
+    // The recovery pair's held share stands for the old device share of the wallet's one split.
+    const { recoveryPair } = await server.register(KEY);
+    await server.makeLegacy();
+    expect((await server.wallet()).legacyAuthShare).not.toBeNull();
+    memory.putLegacy(USER, ADDRESS, crypto.getRandomValues(new Uint8Array(33)));
+    memory.putLegacy(USER, ADDRESS, recoveryPair.heldShare);
+
+    const opened = await open();
+    if ('needsRecovery' in opened) throw new Error('expected the wallet to open');
+    expect(server.answers.find((a) => a.route === 'POST /api/wallet/devices')).toMatchObject({
+      status: 201,
+      body: { device: { how: 'adopted' } },
+    });
+    expect(memory.deviceId(USER)).toBe(opened.deviceId);
+    expect(memory.legacyCount(USER)).toBe(0);
+    // The server gives the old split's auth share no more.
+    expect(await server.wallet()).toMatchObject({ legacyAuthShare: null, devices: 1 });
+    // This device's shares rebuild the key.
+    const device = (await deviceStore.load(USER))!;
+    const { authShare } = await unlockDevice(device.deviceId, device.secret);
+    await expect(combineWalletShares([device.heldShare, decodeShare(authShare)], ADDRESS)).resolves.toBe(KEY);
+  });
+
+  it('does not adopt a share that does not combine with the old auth share', async () => {
+    const server = dialServer();
+    await server.register(KEY);
+    await server.makeLegacy();
+    memory.putLegacy(USER, ADDRESS, crypto.getRandomValues(new Uint8Array(33)));
+    await expect(open()).resolves.toMatchObject({ needsRecovery: true, removed: false });
+    expect(server.count('POST /api/wallet/devices')).toBe(0);
   });
 });

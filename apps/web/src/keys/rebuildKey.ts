@@ -1,91 +1,98 @@
-import { combineWalletShares, DialError, decodeShare, isDialError } from '@dial/core';
+import { combineWalletShares, DialError, decodeShare } from '@dial/core';
 import type { Hex } from 'viem';
-import { type ShareSlot, splitId } from './deviceShareRecords';
-import { deviceShareStore } from './deviceShareStore';
-import { KEYS_CHANGED_MESSAGE, reportKeysChanged } from './keyShareCheck';
+import type { Answer } from '../api/client';
+import { isRouteError } from '../api/client';
+import { unlockDevice } from './deviceApi';
+import { DEVICE_REMOVED_MESSAGE, reportDeviceRemoved } from './deviceRemoval';
+import { deviceStore, type HeldDevice } from './deviceStore';
 
-/** The key rebuilt from this browser's device share of the server's split. */
-export interface KeyRebuilt {
-  found: true;
-  privateKey: Hex;
-  /** The server's split. */
-  slot: ShareSlot;
-  /** The entry whose device share rebuilt the key. */
-  entry: string;
-}
+/** `POST /api/wallet/devices/:id/unlock`'s answer: the wallet, and this device's auth share. */
+export type UnlockedWallet = Answer<'unlockDevice'>;
 
-/** No device share held here rebuilds the key of the server's split. */
-export interface NoMatchingShare {
-  found: false;
-  slot: ShareSlot;
-  /** A share of an older generation is held: the keys were replaced elsewhere. */
-  older: boolean;
-  /**
-   * Entries of the server's generation that are of another split or do not rebuild its key (two splits
-   * of one generation: an unfinished change here while the keys were replaced elsewhere).
-   */
-  mismatched: string[];
-  /** A share of another split of the server's generation is held (named, so not even tried). */
-  otherSplit: boolean;
+/** What unlocking this browser's device gave, before the key is rebuilt. */
+export type DeviceUnlock =
+  /** The server gave the device's auth share: {@link keyFromUnlocked} rebuilds the key (and wipes both). */
+  | { status: 'unlocked'; device: HeldDevice; wallet: UnlockedWallet }
+  /** The device was removed on another device: its entry here is forgotten. */
+  | { status: 'removed'; deviceId: string }
+  /** No device kept here for this user (or one the server does not know, now forgotten). */
+  | { status: 'none' };
+
+/**
+ * Asks the server for this browser's device's auth share, with the device's unlock secret (one request,
+ * which answers the wallet too). A device the server says was removed, or does not know, is forgotten: its
+ * held share opens nothing any more.
+ *
+ * @throws {DialError} an API error other than those two (the entry is kept: the server may answer later).
+ */
+export async function unlockHeldDevice(userId: string): Promise<DeviceUnlock> {
+  const device = await deviceStore.load(userId);
+  if (device === null) return { status: 'none' };
+  try {
+    return { status: 'unlocked', device, wallet: await unlockDevice(device.deviceId, device.secret) };
+  } catch (error) {
+    device.heldShare.fill(0);
+    const removed = isRouteError('unlockDevice', error, 'device_removed');
+    if (!removed && !isRouteError('unlockDevice', error, 'device_not_found')) throw error;
+    await deviceStore.forget(userId, device.deviceId);
+    return removed ? { status: 'removed', deviceId: device.deviceId } : { status: 'none' };
+  }
 }
 
 /**
- * Rebuilds the wallet's key from this browser's device share of the split the server holds (`wallet`, as
- * GET /api/wallet or its export returns it) and the server's auth share, checked against the address.
- * Tries the entry named by the auth share's split id first, then entries written before split ids; an
- * entry that decrypts but rebuilds another key is reported, not thrown. The caller uses the key at once
- * and drops it.
+ * The key rebuilt from an unlocked device: its held share and the auth share the server answered, checked
+ * against the answered address. Wipes both shares.
+ *
+ * @throws {DialError} `wallet_mismatch` when they do not rebuild that address's key.
  */
-export async function rebuildFromDeviceShare(
-  userId: string,
-  wallet: { address: string; generation: number; authShare: string },
-): Promise<KeyRebuilt | NoMatchingShare> {
-  const authShare = decodeShare(wallet.authShare);
+export async function keyFromUnlocked(unlocked: {
+  device: HeldDevice;
+  wallet: UnlockedWallet;
+}): Promise<Hex> {
+  const authShare = decodeShare(unlocked.wallet.authShare);
   try {
-    const slot: ShareSlot = {
-      address: wallet.address,
-      generation: wallet.generation,
-      split: await splitId(authShare),
-    };
-    const { candidates, older, otherSplit } = await deviceShareStore.lookup(userId, slot);
-    const mismatched: string[] = [];
-    for (const entry of candidates) {
-      const deviceShare = await deviceShareStore.load(userId, entry);
-      if (deviceShare === null) continue;
-      try {
-        const privateKey = await combineWalletShares([deviceShare, authShare], wallet.address);
-        return { found: true, privateKey, slot, entry };
-      } catch (error) {
-        if (!isDialError(error, 'wallet_mismatch')) throw error;
-        mismatched.push(entry);
-      } finally {
-        deviceShare.fill(0);
-      }
-    }
-    return { found: false, slot, older, mismatched, otherSplit };
+    return await combineWalletShares([unlocked.device.heldShare, authShare], unlocked.wallet.address);
   } finally {
+    unlocked.device.heldShare.fill(0);
     authShare.fill(0);
   }
 }
 
 /**
- * The wallet's private key, rebuilt with this browser's device share of the server's split.
+ * The wallet as the server answers this device now, and its key rebuilt through this browser's device. The
+ * caller uses the key at once and drops it.
  *
- * @throws {DialError} `device_share_missing` (none held; saying the keys were changed elsewhere when an older
- * share is held), `wallet_mismatch` (a share of that generation is held but belongs to another split). Either
- * is reported first ({@link reportKeysChanged}).
+ * @throws {DialError} from {@link keyFromUnlock}, or an API error.
  */
-export async function keyFromDeviceShare(
-  userId: string,
-  wallet: { address: string; generation: number; authShare: string },
-): Promise<Hex> {
-  const rebuilt = await rebuildFromDeviceShare(userId, wallet);
-  if (rebuilt.found) return rebuilt.privateKey;
-  // The wallet screen checks again and leads to recovery.
-  reportKeysChanged();
-  if (rebuilt.mismatched.length > 0 || rebuilt.otherSplit) throw new DialError('wallet_mismatch');
-  throw new DialError(
-    'device_share_missing',
-    rebuilt.older ? { message: KEYS_CHANGED_MESSAGE, details: 'keys replaced elsewhere' } : {},
-  );
+export async function keyFromDevice(userId: string): Promise<{ wallet: UnlockedWallet; privateKey: Hex }> {
+  const unlocked = await unlockHeldDevice(userId);
+  if (unlocked.status !== 'unlocked') return notUnlocked(unlocked);
+  return { wallet: unlocked.wallet, privateKey: await keyFromUnlocked(unlocked) };
 }
+
+/**
+ * The key from what {@link unlockHeldDevice} gave.
+ *
+ * @throws {DialError} `device_removed` (this browser was removed: reported to the wallet screen first, see
+ * {@link reportDeviceRemoved}), `device_share_missing` (no device here), `wallet_mismatch`.
+ */
+export async function keyFromUnlock(unlocked: DeviceUnlock): Promise<Hex> {
+  if (unlocked.status === 'unlocked') return keyFromUnlocked(unlocked);
+  return notUnlocked(unlocked);
+}
+
+function notUnlocked(unlocked: Exclude<DeviceUnlock, { status: 'unlocked' }>): never {
+  if (unlocked.status === 'removed') {
+    reportDeviceRemoved();
+    throw new DialError('device_removed', { message: `${DEVICE_REMOVED_MESSAGE} ${REMOVED_WAYS_FORWARD}` });
+  }
+  throw new DialError('device_share_missing', { message: NO_DEVICE_MESSAGE });
+}
+
+/** What a removed browser can do. */
+export const REMOVED_WAYS_FORWARD =
+  'Recover your wallet here with your recovery password or passkey, or add this browser again from a device that opens it (Settings › Devices › Add a device, on that device).';
+
+/** Why a browser that is no device of the wallet cannot sign. */
+export const NO_DEVICE_MESSAGE =
+  'This browser is not one of the devices that open your wallet. Add it from a device that does (Settings › Devices › Add a device, on that device), or recover your wallet here.';

@@ -1,19 +1,22 @@
-import { combineWalletShares, createWalletShares, decodeShare, encodeShare } from '@dial/core';
+import { combineWalletShares, decodeShare } from '@dial/core';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { splitId } from './deviceShareRecords';
+import type { HeldDevice } from './deviceRecords';
 import { withDialServer } from './testing/dialServer';
 import { TEST_WALLET_ADDRESS, TEST_WALLET_KEY, UNOPENED_PASSWORD_RECORD } from './testing/testWallet';
 
 /**
- * The rotation's decisions (which device shares stay after each answer of the server) over an in-memory
- * stand-in for the IndexedDB store that uses the real record logic; the answers come from the real server,
- * which the stubbed fetch sends the requests to. The browser tests run the same code against the real
- * store and server.
+ * Setting up or changing recovery: a new recovery pair, sent with the key rebuilt through this browser's
+ * device, against the real server through the stubbed fetch, over an in-memory stand-in for the device
+ * store. The browser tests run the same code against the real store and server.
  */
-const memory = await vi.hoisted(async () => (await import('./testing/memoryShareStore')).memoryShareStore());
-vi.mock('./deviceShareStore', () => ({ deviceShareStore: memory.store }));
+const memory = await vi.hoisted(async () =>
+  (await import('./testing/memoryDeviceStore')).memoryDeviceStore(),
+);
+vi.mock('./deviceStore', () => ({ deviceStore: memory.store }));
+vi.mock('./legacyShares', () => ({ legacyShares: memory.legacyStore }));
 
-const { deviceShareStore } = await import('./deviceShareStore');
+const { deviceStore } = await import('./deviceStore');
+const { unlockDevice } = await import('./deviceApi');
 const { commitRotation, prepareRotation } = await import('./rotateShares');
 
 const dialServer = withDialServer();
@@ -23,20 +26,28 @@ const KEY = TEST_WALLET_KEY;
 const ADDRESS = TEST_WALLET_ADDRESS;
 const RECOVERY = UNOPENED_PASSWORD_RECORD;
 
-/** This browser holds the device share of the wallet's first split, which the server holds. */
-async function firstSplit() {
-  const first = await createWalletShares(KEY);
-  const slot = { address: ADDRESS, generation: 1, split: await splitId(first.authShare) };
-  const entry = await deviceShareStore.save(USER, slot, first.deviceShare);
+/** The wallet, registered with this browser as its device, and a second device (another browser). */
+async function twoDevices() {
   const server = dialServer();
-  await server.hold({ key: KEY, authShare: encodeShare(first.authShare), generation: 1, recovery: null });
-  return { first, entry, server };
+  const { device: here } = await server.register(KEY);
+  await deviceStore.save(USER, here);
+  const other = await server.enroll(KEY, 'recovered');
+  return { server, here, other };
 }
 
-async function prepared() {
-  const setup = await firstSplit();
-  const pending = await prepareRotation(USER, ADDRESS, 1, KEY, async () => RECOVERY);
-  return { ...setup, pending };
+/** A new recovery pair from generation `from`, and its recovery share as `protect` was given it. */
+async function prepared(from = 1) {
+  let recoveryShare = new Uint8Array();
+  const pending = await prepareRotation(USER, ADDRESS, from, KEY, async (share) => {
+    recoveryShare = new Uint8Array(share);
+    return RECOVERY;
+  });
+  return { pending, recoveryShare };
+}
+
+async function opens(device: HeldDevice): Promise<string> {
+  const { authShare } = await unlockDevice(device.deviceId, device.secret);
+  return combineWalletShares([new Uint8Array(device.heldShare), decodeShare(authShare)], ADDRESS);
 }
 
 beforeEach(() => {
@@ -47,146 +58,70 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-describe('share rotation', () => {
-  it('saves the new device share before the PUT, beside the old one, named by its split', async () => {
-    const { pending, entry } = await prepared();
-    expect(await deviceShareStore.generations(USER, ADDRESS)).toEqual([1, 2]);
-    expect(pending.generation).toBe(2);
-    expect(pending.split).toBe(await splitId(decodeShare(pending.body.authShare)));
-    expect(memory.keys(USER)).toEqual([entry, pending.entry].sort());
+describe('a new recovery pair', () => {
+  it('is a split of the key whose recovery share is protected and not kept here; nothing is sent yet', async () => {
+    const { server } = await twoDevices();
+    const { pending, recoveryShare } = await prepared();
     expect(pending.body).toMatchObject({ expectedGeneration: 1, address: ADDRESS, recovery: RECOVERY });
-    // The new device share and the new auth share rebuild the key; the old device share does not.
-    const newDevice = (await deviceShareStore.load(USER, pending.entry))!;
-    const newAuth = decodeShare(pending.body.authShare);
-    await expect(combineWalletShares([newDevice, newAuth], ADDRESS)).resolves.toBe(KEY);
-    const oldDevice = (await deviceShareStore.load(USER, entry))!;
-    await expect(combineWalletShares([oldDevice, newAuth], ADDRESS)).rejects.toMatchObject({
-      code: 'wallet_mismatch',
-    });
-  });
-
-  it('keeps only the new share once the server took the rotation', async () => {
-    const { pending, server } = await prepared();
-    await expect(commitRotation(pending)).resolves.toBe(2);
-    const [path, init] = server.fetch.mock.calls[1]!;
-    expect(path).toBe('/api/wallet/shares');
-    expect(init?.method).toBe('PUT');
-    expect(JSON.parse(String(init?.body))).toEqual({ ...pending.body, proof: expect.any(Object) });
-    expect(memory.keys(USER)).toEqual([pending.entry]);
-  });
-
-  it("signs the change with the wallet's key over a challenge the server issued just before", async () => {
-    const { pending, server } = await prepared();
-    await expect(commitRotation(pending)).resolves.toBe(2);
-    const [challengePath, challengeInit] = server.fetch.mock.calls[0]!;
-    expect(`${challengeInit?.method} ${String(challengePath)}`).toBe('POST /api/wallet/challenge');
-    expect(JSON.parse(String(challengeInit?.body))).toEqual({ purpose: 'rotate-shares' });
-    const sent = JSON.parse(String(server.fetch.mock.calls[1]![1]?.body));
-    expect(sent.proof).toEqual({
-      challenge: (server.answers[0]!.body as { challenge: string }).challenge,
-      signature: expect.stringMatching(/^0x[0-9a-f]{130}$/),
-    });
-    // The server took it only because the signature recovered to the wallet over exactly these shares.
-    expect((await server.wallet()).authShare).toBe(pending.body.authShare);
-  });
-
-  it("forgets the new share when the server refuses the key's proof (it holds another wallet)", async () => {
-    const { pending, server, entry } = await prepared();
-    // No route replaces a wallet's address: the server's database is changed behind its back.
-    const other = '0x0000000000000000000000000000000000000001';
-    await server.db.updateTable('wallets').set({ address: other }).where('user_id', '=', USER).execute();
-    const elsewhere = { ...pending, body: { ...pending.body, address: other } };
-    await expect(commitRotation(elsewhere)).rejects.toMatchObject({ code: 'wallet_proof_invalid' });
-    expect(memory.keys(USER)).toEqual([entry]);
-  });
-
-  it('keeps both when the answer is lost (the server may have taken it)', async () => {
-    const { pending } = await prepared();
-    vi.stubGlobal(
-      'fetch',
-      vi.fn(async () => {
-        throw new TypeError('Failed to fetch');
-      }),
-    );
-    await expect(commitRotation(pending)).rejects.toMatchObject({ code: 'network_error' });
-    expect(await deviceShareStore.generations(USER, ADDRESS)).toEqual([1, 2]);
-  });
-
-  it('keeps both when a code is needed first, so the same rotation can be sent again', async () => {
-    const { pending, server } = await prepared();
-    server.requireCode();
-    await expect(commitRotation(pending)).rejects.toMatchObject({ code: 'reauthentication_required' });
-    expect(await deviceShareStore.generations(USER, ADDRESS)).toEqual([1, 2]);
-    await server.confirmCode();
-    await expect(commitRotation(pending)).resolves.toBe(2);
-    expect(memory.keys(USER)).toEqual([pending.entry]);
-  });
-
-  it('forgets the new share when another device rotated first, keeping the current one', async () => {
-    const { pending, server, entry } = await prepared();
-    // Another tab's pending split of the same generation stays: only the refused one goes.
-    const other = await prepareRotation(USER, ADDRESS, 1, KEY, async () => RECOVERY);
-    // Another device replaces the shares first (the same key, a new split).
-    const elsewhere = await createWalletShares(KEY);
-    await server.hold({
-      key: KEY,
-      authShare: encodeShare(elsewhere.authShare),
-      generation: 2,
-      recovery: null,
-    });
-    await expect(commitRotation(pending)).rejects.toMatchObject({ code: 'stale_share_generation' });
-    expect(memory.keys(USER)).toEqual([entry, other.entry].sort());
-  });
-
-  it('sends nothing when the pending device share is gone meanwhile, so the wallet is never left without one', async () => {
-    const { pending, server, entry } = await prepared();
-    server.requireCode();
-    await expect(commitRotation(pending)).rejects.toMatchObject({ code: 'reauthentication_required' });
-    expect(server.count('PUT /api/wallet/shares')).toBe(1);
-    // While the person fetches the code, the new share disappears (another tab, cleared data).
-    await deviceShareStore.discard(USER, pending.entry);
-    await server.confirmCode();
-    const failure = commitRotation(pending);
-    await expect(failure).rejects.toMatchObject({ code: 'device_share_missing' });
-    await expect(failure).rejects.toThrow(/nothing was changed/);
-    // No PUT went out: the server still holds the first split, whose share this browser still has.
-    expect(server.count('PUT /api/wallet/shares')).toBe(1);
-    expect((await server.wallet()).generation).toBe(1);
-    expect(memory.keys(USER)).toEqual([entry]);
-  });
-
-  it('sends nothing when the stored pending share does not rebuild the key with the new auth share', async () => {
-    const { pending, server, first } = await prepared();
-    // The pending entry now holds another split's device share (e.g. written over by an older version).
-    memory.put(
-      USER,
-      pending.entry,
-      { address: ADDRESS, generation: 2, split: pending.split },
-      first.deviceShare,
-    );
-    await expect(commitRotation(pending)).rejects.toMatchObject({ code: 'device_share_missing' });
+    await expect(
+      combineWalletShares([recoveryShare, decodeShare(pending.body.authShare)], ADDRESS),
+    ).resolves.toBe(KEY);
     expect(server.count('PUT /api/wallet/shares')).toBe(0);
   });
 
-  it('two tabs setting up recovery at once keep separate shares of generation 2; the loser sends nothing', async () => {
-    const { server } = await firstSplit();
-    const a = await prepareRotation(USER, ADDRESS, 1, KEY, async () => RECOVERY);
-    const b = await prepareRotation(USER, ADDRESS, 1, KEY, async () => RECOVERY);
-    expect(a.generation).toBe(b.generation);
-    expect(a.entry).not.toBe(b.entry);
-    expect(await deviceShareStore.generations(USER, ADDRESS)).toEqual([1, 2]);
-    expect(memory.keys(USER)).toHaveLength(3);
+  it("is sent with the key's proof rebuilt through this device, and every device still opens the wallet", async () => {
+    const { server, here, other } = await twoDevices();
+    const { pending } = await prepared();
+    await expect(commitRotation(pending)).resolves.toBe(2);
+    expect(server.count('PUT /api/wallet/shares', 200)).toBe(1);
+    // The challenge was asked for just before the PUT, through the device unlocked just before it.
+    const routes = server.answers.map((answer) => answer.route);
+    expect(routes.slice(-3)).toEqual([
+      `POST /api/wallet/devices/${here.deviceId}/unlock`,
+      'POST /api/wallet/challenge',
+      'PUT /api/wallet/shares',
+    ]);
+    expect(await server.wallet()).toMatchObject({
+      generation: 2,
+      recovery: { method: 'password' },
+      devices: 2,
+    });
+    await expect(opens(here)).resolves.toBe(KEY);
+    await expect(opens(other)).resolves.toBe(KEY);
+  });
 
-    await expect(commitRotation(a)).resolves.toBe(2);
-    // A's success forgot B's split of the same generation: B stops before sending (it would be stale).
-    await expect(commitRotation(b)).rejects.toMatchObject({ code: 'device_share_missing' });
-    expect(server.count('PUT /api/wallet/shares')).toBe(1);
+  it('waits for a code when the server wants one, then the same rotation is sent', async () => {
+    const { server } = await twoDevices();
+    const { pending } = await prepared();
+    server.requireCode();
+    await expect(commitRotation(pending)).rejects.toMatchObject({ code: 'reauthentication_required' });
+    await server.confirmCode();
+    await expect(commitRotation(pending)).resolves.toBe(2);
+  });
 
-    // The share kept is the one of the split the server holds: it rebuilds the key.
-    expect(memory.keys(USER)).toEqual([a.entry]);
-    const device = (await deviceShareStore.load(USER, a.entry))!;
-    await expect(
-      combineWalletShares([device, decodeShare((await server.wallet()).authShare)], ADDRESS),
-    ).resolves.toBe(KEY);
+  it('is refused when recovery was changed meanwhile elsewhere (stale generation), the newer pair kept', async () => {
+    const { server } = await twoDevices();
+    const first = await prepared();
+    const second = await prepared();
+    await expect(commitRotation(first.pending)).resolves.toBe(2);
+    await expect(commitRotation(second.pending)).rejects.toMatchObject({ code: 'stale_share_generation' });
+    expect(server.count('PUT /api/wallet/shares', 200)).toBe(1);
+  });
+
+  it('is not sent from a browser removed from the wallet: its entry is forgotten', async () => {
+    const { server, here } = await twoDevices();
+    const { pending } = await prepared();
+    await server.removeDevice(KEY, here.deviceId);
+    await expect(commitRotation(pending)).rejects.toMatchObject({ code: 'device_removed' });
+    expect(memory.deviceId(USER)).toBeNull();
+    expect(server.count('PUT /api/wallet/shares')).toBe(0);
+  });
+
+  it('is not sent from a browser that is no device of the wallet', async () => {
+    const { server } = await twoDevices();
+    memory.clear();
+    const { pending } = await prepared();
+    await expect(commitRotation(pending)).rejects.toMatchObject({ code: 'device_share_missing' });
+    expect(server.count('PUT /api/wallet/shares')).toBe(0);
   });
 });

@@ -1,39 +1,27 @@
-import {
-  combineWalletShares,
-  createWalletShares,
-  DialError,
-  decodeShare,
-  encodeShare,
-  isDialError,
-} from '@dial/core';
+import { DialError, decodeShare, encodeShare, splitWalletKey } from '@dial/core';
 import type { Hex } from 'viem';
 import { putShares, type ShareRotation } from '../api/shareEndpoints';
 import type { ProtectedRecoveryShare } from '../api/types';
-import { type ShareSlot, splitId } from './deviceShareRecords';
-import { deviceShareStore } from './deviceShareStore';
+import { keyFromDevice } from './rebuildKey';
 import { signWalletProof } from './signWalletProof';
 import { withWalletLock } from './walletLock';
 
-/** A new split whose device share is saved in this browser, waiting for the server to take the others. */
+/** A new recovery pair, its held share encrypted, waiting to be sent. */
 export interface PendingRotation {
   userId: string;
   address: `0x${string}`;
-  /** The generation the new split becomes once the server takes it. */
-  generation: number;
-  /** The new split's id (hash of its auth share), which tells it apart from other splits of its generation. */
-  split: string;
-  /** The store entry holding the new device share. */
-  entry: string;
   body: ShareRotation;
 }
 
 /**
- * Splits the wallet's key into three NEW shares (generation + 1): saves the new device share in this
- * browser first, beside the current one, and encrypts the new recovery share with `protect`. Nothing
- * changes on the server yet: {@link commitRotation} sends the rest.
+ * Splits the wallet's key into a NEW recovery pair (setting up or changing recovery, or re-wrapping a record
+ * written before the OPRF): its held share, the recovery share, is encrypted with `protect` and not kept
+ * here; its auth share goes to the server with it. Only the recovery pair changes: every device (this one
+ * included) keeps its own split, so no browser is locked out. Nothing changes on the server yet:
+ * {@link commitRotation} sends it.
  *
- * The caller drops `privateKey` right after. What the pending rotation holds (one share for the server,
- * one encrypted) cannot rebuild the key without the device share, which page scripts can read anyway.
+ * The caller drops `privateKey` right after. What the pending rotation holds (the new auth share and the
+ * encrypted recovery share) rebuilds nothing without the recovery password or passkey.
  */
 export async function prepareRotation(
   userId: string,
@@ -42,125 +30,54 @@ export async function prepareRotation(
   privateKey: Hex,
   protect: (recoveryShare: Uint8Array) => Promise<ProtectedRecoveryShare>,
 ): Promise<PendingRotation> {
-  const shares = await createWalletShares(privateKey);
-  const generation = fromGeneration + 1;
+  const pair = await splitWalletKey(privateKey);
   try {
-    const recovery = await protect(shares.recoveryShare);
-    // Saved BEFORE the server hears of this split: if the answer is lost after the server took it, the
-    // next opening finds the share of the server's new generation here.
-    const split = await splitId(shares.authShare);
-    const entry = await deviceShareStore.save(userId, { address, generation, split }, shares.deviceShare);
+    if (pair.address.toLowerCase() !== address.toLowerCase()) {
+      throw new DialError('wallet_mismatch', { details: 'the key is of another wallet' });
+    }
+    const recovery = await protect(pair.heldShare);
     return {
       userId,
       address,
-      generation,
-      split,
-      entry,
-      body: {
-        expectedGeneration: fromGeneration,
-        address,
-        authShare: encodeShare(shares.authShare),
-        recovery,
-      },
+      body: { expectedGeneration: fromGeneration, address, authShare: encodeShare(pair.authShare), recovery },
     };
   } finally {
-    shares.deviceShare.fill(0);
-    shares.authShare.fill(0);
-    shares.recoveryShare.fill(0);
+    pair.heldShare.fill(0);
+    pair.authShare.fill(0);
   }
 }
 
-/** The message when a prepared rotation's device share is gone: nothing was sent, the person starts again. */
-const PENDING_SHARE_GONE =
-  'The new key share this browser saved for this change is gone (your wallet may have been changed in another tab), so nothing was changed. Please start again.';
-
 /**
- * Sends a prepared rotation: the server replaces the auth and recovery shares in one step if it is still
- * at the generation the split was made from. Then the new device share is kept, and older generations
- * and other splits of the new generation are forgotten (newer ones, which other tabs may be preparing,
- * stay).
+ * Sends a prepared rotation: the server replaces the recovery pair (its auth share and recovery share) in
+ * one step if it is still at the generation the pair was made from. The key, rebuilt through this browser's
+ * device just before, signs the change over a fresh server challenge (proof `rotate-shares`, no device:
+ * proof of possession, so only the key replaces the pair), and is dropped. Runs under the wallet's Web Lock.
  *
- * Before sending, checks that the new device share is still stored here and rebuilds the key with the new
- * auth share: the person may have waited minutes for a confirmation code meanwhile, and a split the server
- * takes without this browser holding its device share would leave the wallet unopenable here. If it is
- * gone, nothing is sent (`device_share_missing`) and the person starts again, which prepares a new split.
- * The rebuilt key then signs the change over a fresh server challenge (proof of possession: the server
- * takes new shares only from whoever holds the key), and is dropped.
+ * - `reauthentication_required`: nothing changed; the same rotation can be sent again after the person
+ *   confirmed with a code. Likewise `too_many_requests` and `wallet_proof_expired`.
+ * - `stale_share_generation`: recovery was changed meanwhile (another device or tab): start again.
  *
- * The check, the PUT and the pruning run under the wallet's Web Lock, so no other tab's opening prunes
- * the stored shares in between. (Not the whole prepare → commit: waiting for a code under the lock would
- * keep every other tab from opening the wallet meanwhile.)
- *
- * - `reauthentication_required`: nothing changed; the new device share stays so the same rotation can be
- *   sent again after the person confirmed with a code. Likewise `too_many_requests` and
- *   `wallet_proof_expired` (the challenge was refused or ran out: sending again asks for a new one).
- * - `stale_share_generation` (another device or tab rotated first) and other refusals: the new share is
- *   forgotten, the current one stays.
- * - No answer (network): both shares stay, since the server may have taken it; the next opening uses
- *   whichever the server holds.
- *
- * @returns the new generation.
- * @throws {DialError} `device_share_missing` (nothing sent), or the server's refusal.
+ * @returns the recovery pair's new generation.
+ * @throws {DialError} `device_removed`, `device_share_missing`, `wallet_mismatch` (this browser cannot
+ * rebuild the key), or the server's refusal.
  */
 export function commitRotation(pending: PendingRotation): Promise<number> {
-  return withWalletLock(pending.userId, () => sendRotation(pending));
-}
-
-async function sendRotation(pending: PendingRotation): Promise<number> {
-  const { userId, address, generation, split, entry } = pending;
-  const privateKey = await checkPendingShare(pending);
-  let answer: { generation: number };
-  try {
+  return withWalletLock(pending.userId, async () => {
+    const { userId, address, body } = pending;
+    const { wallet, privateKey } = await keyFromDevice(userId);
+    if (wallet.address.toLowerCase() !== address.toLowerCase()) {
+      throw new DialError('wallet_mismatch', { details: 'the device opens another wallet' });
+    }
     const proof = await signWalletProof(privateKey, {
       purpose: 'rotate-shares',
       userId,
       address,
-      fromGeneration: pending.body.expectedGeneration,
-      authShare: decodeShare(pending.body.authShare),
-      recovery: pending.body.recovery ?? null,
+      fromGeneration: body.expectedGeneration,
+      authShare: decodeShare(body.authShare),
+      recovery: body.recovery ?? null,
+      device: null,
     });
-    answer = await putShares({ ...pending.body, proof });
-  } catch (error) {
-    const refused =
-      isDialError(error) &&
-      error.status < 500 &&
-      error.code !== 'reauthentication_required' &&
-      error.code !== 'too_many_requests' &&
-      error.code !== 'wallet_proof_expired' &&
-      error.code !== 'network_error';
-    if (refused) await deviceShareStore.discard(userId, entry);
-    throw error;
-  }
-  if (answer.generation === generation) {
-    const slot: ShareSlot = { address, generation, split };
-    await deviceShareStore.prune(userId, slot, entry);
-  } else {
-    // Not the generation asked for (never expected): forget only what is surely older.
-    await deviceShareStore.pruneOlder(userId, address, answer.generation);
-  }
-  return answer.generation;
-}
-
-/**
- * Throws `device_share_missing` unless the pending device share still loads and rebuilds the key.
- *
- * @returns the key, for signing the change once; the caller drops it.
- */
-async function checkPendingShare(pending: PendingRotation): Promise<Hex> {
-  const deviceShare = await deviceShareStore.load(pending.userId, pending.entry);
-  if (deviceShare === null) {
-    throw new DialError('device_share_missing', {
-      message: PENDING_SHARE_GONE,
-      details: 'pending share gone',
-    });
-  }
-  const authShare = decodeShare(pending.body.authShare);
-  try {
-    return await combineWalletShares([deviceShare, authShare], pending.address);
-  } catch (error) {
-    throw new DialError('device_share_missing', { message: PENDING_SHARE_GONE, cause: error });
-  } finally {
-    deviceShare.fill(0);
-    authShare.fill(0);
-  }
+    const answer = await putShares({ ...body, proof });
+    return answer.generation;
+  });
 }

@@ -1,15 +1,12 @@
 import type { Hex } from 'viem';
-import { getWallet } from '../api/endpoints';
-import type { StoredWallet } from '../api/types';
-import { keyFromDeviceShare } from './rebuildKey';
+import { keyFromDevice, type UnlockedWallet } from './rebuildKey';
 
 /**
- * The wallet as the server holds it now, and its key rebuilt with this browser's device share.
+ * The wallet as the server answers this browser's device now (address, the recovery pair's generation,
+ * recovery), and its key rebuilt through the device. The caller uses the key at once and drops it.
  *
- * @throws {DialError} `device_share_missing`, `wallet_mismatch`, or an API error.
+ * @throws {DialError} `device_removed`, `device_share_missing`, `wallet_mismatch`, or an API error.
  */
-export async function currentWalletKey(userId: string): Promise<{ wallet: StoredWallet; privateKey: Hex }> {
-  const wallet = await getWallet();
-  const privateKey = await keyFromDeviceShare(userId, wallet);
-  return { wallet, privateKey };
+export function currentWalletKey(userId: string): Promise<{ wallet: UnlockedWallet; privateKey: Hex }> {
+  return keyFromDevice(userId);
 }

@@ -2,9 +2,9 @@ import './recovery.css';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { toDialError } from '../api/describeError';
 import type { User } from '../api/types';
-import { KEYS_CHANGED_MESSAGE } from '../keys/keyShareCheck';
+import { DEVICE_REMOVED_MESSAGE } from '../keys/deviceRemoval';
 import type { WalletToRecover } from '../keys/openWallet';
-import { type RecoveryStage, recoverToRotation } from '../keys/recoverToRotation';
+import { type RecoveryStage, recoverWallet } from '../keys/recoverWallet';
 import { ConfirmWithCode } from '../reauth/ConfirmWithCode';
 import { useSignOut } from '../session/useSignOut';
 import { ErrorMessage } from '../ui/ErrorMessage';
@@ -15,7 +15,7 @@ import { useRotationCommit } from './useRotationCommit';
 export interface RecoverWalletProps {
   user: User;
   toRecover: WalletToRecover;
-  /** The new shares are in place: open the wallet. */
+  /** This browser is a device of the wallet now (or may be: added from another device): open the wallet. */
   onRecovered(): void;
   onSignedOut(): void;
 }
@@ -23,14 +23,17 @@ export interface RecoverWalletProps {
 const STAGE_LABELS: Record<RecoveryStage | 'saving', string> = {
   fetching: 'Getting your recovery key',
   unlocking: 'Unlocking your recovery key',
-  protecting: 'Protecting your new recovery key',
-  saving: 'Saving your new keys',
+  enrolling: 'Adding this browser to your wallet',
+  protecting: 'Protecting your recovery key again',
+  saving: 'Saving your recovery key',
 };
 
 /**
- * "Recover your wallet": this browser holds no device share of the wallet's current keys (a new browser,
- * cleared data, or the keys were replaced on another device). The recovery password or passkey unlocks
- * the recovery share; the wallet then gets new shares and opens here.
+ * "Recover your wallet": this browser is not one of the wallet's devices (a new browser, cleared data, or
+ * removed on another device). The recovery password or passkey unlocks the recovery share and this browser
+ * becomes one more device of the wallet; no other device is touched. Or the person adds this browser from a
+ * device that opens the wallet (Settings › Devices › Add a device, on that device), then opens it here.
+ * Without recovery set up, only the second way is offered.
  */
 export default function RecoverWallet({ user, toRecover, onRecovered, onSignedOut }: RecoverWalletProps) {
   const method = toRecover.wallet.recovery?.method ?? 'password';
@@ -71,13 +74,15 @@ export default function RecoverWallet({ user, toRecover, onRecovered, onSignedOu
       return;
     }
     void run(async () => {
-      const pending = await recoverToRotation(
+      const recovered = await recoverWallet(
         user.id,
         method === 'password' ? { method, password } : { method },
         (next, fraction) => setStage({ label: STAGE_LABELS[next], fraction }),
       );
+      if (recovered.rewrap === null) return true;
+      // The wallet opens here already; the record written before the OPRF is re-wrapped now.
       setStage({ label: STAGE_LABELS.saving, fraction: null });
-      return rotation.commit(pending);
+      return rotation.commit(recovered.rewrap);
     });
   };
 
@@ -93,38 +98,44 @@ export default function RecoverWallet({ user, toRecover, onRecovered, onSignedOu
       <Screen title="Confirm it's you">
         {error !== null && <ErrorMessage error={error} />}
         <ConfirmWithCode
-          reason="You signed in a while ago, so confirm it's you with a new code before your wallet gets its new keys."
+          reason="You signed in a while ago, so confirm it's you with a new code before your recovery key is protected again."
           onConfirmed={resume}
         />
       </Screen>
     );
   }
 
+  const recovery = toRecover.wallet.recovery;
+  const secretName = method === 'passkey' ? 'passkey' : 'password';
   return (
-    <Screen title="Recover your wallet" focusHeading={method !== 'password'}>
-      {toRecover.hasMismatchedShare ? (
-        <p>
-          The key share this browser holds does not match your wallet's current keys (they were changed on
-          another device or in another tab while a change here was not finished), so it cannot open your
-          wallet. Recover it with your recovery {method === 'passkey' ? 'passkey' : 'password'} to use it
-          here; the share that does not match is then removed.
-        </p>
-      ) : toRecover.hasOlderShare ? (
-        <>
-          <p className="warning-box">{KEYS_CHANGED_MESSAGE}</p>
+    <Screen
+      title={recovery === null ? 'Your wallet is on another device' : 'Recover your wallet'}
+      focusHeading={method !== 'password' || recovery === null}
+    >
+      {toRecover.removed ? (
+        <p className="warning-box">{DEVICE_REMOVED_MESSAGE}</p>
+      ) : (
+        <p>This browser is not one of the devices your wallet opens on.</p>
+      )}
+      {recovery === null ? (
+        toRecover.wallet.devices === 0 ? (
           <p>
-            It was recovered, or its recovery was changed, there, so the key share this browser holds no
-            longer opens it. Use your recovery {method === 'passkey' ? 'passkey' : 'password'}: your funds are
-            safe.
+            No device opens your wallet any more, and recovery was not set up for it, so it cannot be opened.
           </p>
-        </>
+        ) : (
+          <p>
+            Your wallet opens on the devices you use it on. To use it here, add this browser from one of them:{' '}
+            <strong>Settings › Devices › Add a device</strong>, on that device.
+          </p>
+        )
       ) : (
         <p>
-          This browser does not hold your wallet's key. Use your recovery{' '}
-          {method === 'passkey' ? 'passkey' : 'password'} to open your wallet here.
+          To use it here, recover it with your recovery {secretName}, or add this browser from a device your
+          wallet opens on (<strong>Settings › Devices › Add a device</strong>, on that device). Your other
+          devices keep working either way.
         </p>
       )}
-      {method === 'password' ? (
+      {recovery === null ? null : method === 'password' ? (
         <form className="form" onSubmit={recover} noValidate>
           <div className="field">
             <label className="label" htmlFor="recover-password">
@@ -167,6 +178,11 @@ export default function RecoverWallet({ user, toRecover, onRecovered, onSignedOu
             {working ? 'Recovering…' : 'Use my passkey'}
           </button>
         </>
+      )}
+      {(recovery !== null || toRecover.wallet.devices > 0) && (
+        <button type="button" className="button button-secondary" onClick={onRecovered} disabled={working}>
+          I added this browser from another device
+        </button>
       )}
       {signOut.error !== null && <ErrorMessage error={signOut.error} />}
       <button

@@ -3,7 +3,6 @@ import { type FormEvent, useEffect, useMemo, useRef, useState } from 'react';
 import { toDialError } from '../api/describeError';
 import { getWallet } from '../api/endpoints';
 import type { ProtectedRecoveryShare, RecoveryMethod, StoredWallet, User } from '../api/types';
-import { deviceShareStore } from '../keys/deviceShareStore';
 import { createRecoveryPasskey, passkeySupported } from '../keys/passkey';
 import { protectWithPrf } from '../keys/passkeyKey';
 import { protectWithPassword } from '../keys/passwordKey';
@@ -32,8 +31,9 @@ type Step = { kind: 'form' } | { kind: 'working'; label: string; fraction: numbe
 
 /**
  * "Set up recovery" (or "Change recovery"): a recovery password or, where the browser supports it, a
- * passkey. Re-splits the key into three new shares: the new device share is saved here, the auth share and
- * the encrypted recovery share go to the server in one step. Asks for a fresh code when the server wants one.
+ * passkey. The key, rebuilt through this browser's device, is split into a new recovery pair: its recovery
+ * share, encrypted, and its auth share go to the server in one step, replacing the old pair. No device's own
+ * split changes, so every device keeps opening the wallet. Asks for a fresh code when the server wants one.
  */
 export default function RecoverySetup({ user, current, onDone, onCancel }: RecoverySetupProps) {
   const [canUsePasskey, setCanUsePasskey] = useState(false);
@@ -129,17 +129,6 @@ export default function RecoverySetup({ user, current, onDone, onCancel }: Recov
     onDone(recovery);
   };
 
-  /** Leaving while a code is awaited: the new split's device share will never be used. */
-  const cancel = () => {
-    const pending = rotation.awaitingCode;
-    if (pending !== null) {
-      void deviceShareStore.discard(pending.userId, pending.entry).catch(() => {
-        // Harmless if it stays: the next opening after the server moves past its generation forgets it.
-      });
-    }
-    onCancel();
-  };
-
   /** `unchecked`: the strength check failed to load and the person chose to use the password without it. */
   const submit = async (event?: FormEvent, { unchecked = false } = {}) => {
     event?.preventDefault();
@@ -215,7 +204,7 @@ export default function RecoverySetup({ user, current, onDone, onCancel }: Recov
           reason="Your sign-in was a while ago, so confirm it's you with a new code before your wallet's keys are changed."
           onConfirmed={() => void resume()}
         />
-        <button type="button" className="button button-link" onClick={cancel}>
+        <button type="button" className="button button-link" onClick={onCancel}>
           Cancel
         </button>
       </Screen>
@@ -225,14 +214,15 @@ export default function RecoverySetup({ user, current, onDone, onCancel }: Recov
   return (
     <Screen title={title}>
       <p>
-        If this browser's data is lost (a new phone, cleared browsing data), you can get your wallet back on
-        any browser by signing in and using your recovery {method === 'passkey' ? 'passkey' : 'password'}.
+        Your wallet opens on each device you add. The recovery {method === 'passkey' ? 'passkey' : 'password'}{' '}
+        is for when you have none of them: a new phone, a wiped browser. Then sign in on any browser and use
+        it to get your wallet back there.
       </p>
       <div className="warning-box">
         <p>
           <strong>
-            If you lose both this browser's data and your recovery password or passkey, your wallet and its
-            funds are gone for good.
+            If you lose every device your wallet opens on and your recovery password or passkey, your wallet
+            and its funds are gone for good.
           </strong>{' '}
           Dial never sees your password and cannot reset it.
         </p>

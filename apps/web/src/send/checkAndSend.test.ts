@@ -1,25 +1,25 @@
-import { createLocalChain, createWalletShares, encodeShare } from '@dial/core';
+import { createLocalChain } from '@dial/core';
 import { type LocalChain, startLocalChain } from '@dial/devchain/localChain';
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createChainClient } from '../chain/createChainClient';
-import { splitId } from '../keys/deviceShareRecords';
 import { withDialServer } from '../keys/testing/dialServer';
 import { TEST_WALLET_ADDRESS, TEST_WALLET_KEY } from '../keys/testing/testWallet';
 import { estimateNetworkFee } from './networkFee';
 
 /**
  * "Confirm and send" with the embedded wallet, up to the hash, against the real parts: the real server
- * (GET /api/wallet, through the stubbed fetch), the key rebuilt from a device share in the in-memory stand-in
+ * (this device's unlock, through the stubbed fetch), the key rebuilt from the device in the in-memory stand-in
  * of the IndexedDB store, and a real local chain behind an RPC URL whose requests are recorded, and which
  * refuses eth_fillTransaction as many nodes do.
  */
 const memory = await vi.hoisted(async () =>
-  (await import('../keys/testing/memoryShareStore')).memoryShareStore(),
+  (await import('../keys/testing/memoryDeviceStore')).memoryDeviceStore(),
 );
-vi.mock('../keys/deviceShareStore', () => ({ deviceShareStore: memory.store }));
+vi.mock('../keys/deviceStore', () => ({ deviceStore: memory.store }));
+vi.mock('../keys/legacyShares', () => ({ legacyShares: memory.legacyStore }));
 
-const { deviceShareStore } = await import('../keys/deviceShareStore');
+const { deviceStore } = await import('../keys/deviceStore');
 const { checkAndSend } = await import('./sendTransfer');
 
 const RPC_URL = 'http://chain.invalid/rpc';
@@ -37,17 +37,10 @@ beforeAll(async () => {
 
 beforeEach(async () => {
   memory.clear();
-  // The wallet is the local chain's funded account: its device share here, its auth share on the server.
-  const shares = await createWalletShares(TEST_WALLET_KEY);
+  // The wallet is the local chain's funded account: this browser is its device.
   const server = dialServer();
-  const slot = { address: TEST_WALLET_ADDRESS, generation: 1, split: await splitId(shares.authShare) };
-  await deviceShareStore.save(server.userId, slot, shares.deviceShare);
-  await server.hold({
-    key: TEST_WALLET_KEY,
-    authShare: encodeShare(shares.authShare),
-    generation: 1,
-    recovery: null,
-  });
+  const { device } = await server.register(TEST_WALLET_KEY);
+  await deviceStore.save(server.userId, device);
 
   journal = [];
   let nextId = 0;
@@ -122,7 +115,7 @@ async function transactionOf(hash: string) {
 }
 
 describe('checkAndSend with the embedded wallet', () => {
-  it('asks for the balance, the auth share and the nonce in one round, then sends: no fill, nothing else', async () => {
+  it("asks for the balance, the nonce and this device's auth share side by side, then sends: no fill, nothing else", async () => {
     const client = createChainClient(chain);
     const to = privateKeyToAddress(generatePrivateKey());
     const call = { to, value: 12_345n };
@@ -147,10 +140,16 @@ describe('checkAndSend with the embedded wallet', () => {
       () => phases.push('short'),
     );
 
-    expect(rounds(journal)).toEqual([
-      ['GET /api/wallet', 'eth_getBalance', 'eth_getTransactionCount'],
-      ['eth_sendRawTransaction'],
-    ]);
+    // The device's unlock waits only for its entry to be decrypted here, never for the chain's answers (nor
+    // they for it): the chain may answer before it starts, so it may come out as a round of its own.
+    const unlock = /^POST \/api\/wallet\/devices\/[0-9a-f-]{36}\/unlock$/;
+    const before = rounds(journal).slice(0, -1).flat().sort();
+    expect(before).toEqual(
+      ['eth_getBalance', 'eth_getTransactionCount', expect.stringMatching(unlock)].sort(),
+    );
+    expect(rounds(journal).at(-1)).toEqual(['eth_sendRawTransaction']);
+    const starts = journal.filter((entry) => entry.event === 'start').map((entry) => entry.name);
+    expect(starts.slice(0, 2).sort()).toEqual(['eth_getBalance', 'eth_getTransactionCount']);
     expect(journal.map((entry) => entry.name)).not.toContain('eth_fillTransaction');
     expect(phases).toEqual(['signing']);
     // Signed with the nonce read beside the balance, and exactly the gas and fee caps the check was made on.
@@ -197,7 +196,7 @@ describe('checkAndSend with the embedded wallet', () => {
     expect(journal.map((entry) => entry.name)).not.toContain('eth_sendRawTransaction');
   });
 
-  it('still refuses to sign when this browser holds no share of the split the server holds', async () => {
+  it('still refuses to sign when this browser is no device of the wallet', async () => {
     memory.clear();
     const client = createChainClient(chain);
     const call = { to: privateKeyToAddress(generatePrivateKey()), value: 1n };

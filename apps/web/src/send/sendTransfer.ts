@@ -6,10 +6,9 @@ import {
   sendTransactionWithFallback,
 } from '@dial/core';
 import { type Chain, numberToHex } from 'viem';
-import { getWallet } from '../api/endpoints';
-import type { StoredWallet } from '../api/types';
 import type { ChainClient } from '../chain/createChainClient';
 import { sendWithWallet } from '../connect/sendWithWallet';
+import { type DeviceUnlock, unlockHeldDevice } from '../keys/rebuildKey';
 import { loadSigningAccount } from '../keys/signingAccount';
 import { hasEnoughFunds } from './amount';
 import type { FeeEstimate } from './networkFee';
@@ -63,7 +62,7 @@ export async function checkAndSend(
   onShort: () => void,
 ): Promise<`0x${string}`> {
   const { userId, signer, address, chains, client, usdcAddress } = sender;
-  const reads = signer === 'embedded' ? startSigningReads(client, address) : undefined;
+  const reads = signer === 'embedded' ? startSigningReads(client, address, userId) : undefined;
   const funds = await readSendFunds(client, address, plan.asset, usdcAddress);
   if (!hasEnoughFunds(plan.asset, plan.amount, plan.estimate.fee, funds)) {
     onShort();
@@ -87,21 +86,26 @@ export async function checkAndSend(
  * ({@link startSigningReads}), so that signing waits for no further round trip.
  */
 export interface SigningReads {
-  /** GET /api/wallet: the auth share of the split the server holds, checked as ever before it signs. */
-  wallet: Promise<StoredWallet>;
+  /**
+   * This browser's device unlocked (`POST /api/wallet/devices/:id/unlock`): the wallet and the device's auth
+   * share, checked as ever before it signs.
+   */
+  wallet: Promise<DeviceUnlock>;
   /** The wallet's next nonce (`pending`); undefined when the chain did not answer (the provider asks). */
   nonce: Promise<number | undefined>;
 }
 
 /**
- * Starts the requests signing with the embedded wallet needs: the auth share and the nonce. Nothing is
- * rebuilt or signed here; an error shows only when the signing uses it (none when the send stops before).
+ * Starts the requests signing with the embedded wallet needs: this browser's device unlocked (its auth
+ * share) and the nonce. Nothing is rebuilt or signed here; an error shows only when the signing uses it
+ * (none when the send stops before).
  */
 export function startSigningReads(
   client: Pick<ChainClient, 'getTransactionCount'>,
   address: `0x${string}`,
+  userId: string,
 ): SigningReads {
-  const wallet = getWallet();
+  const wallet = unlockHeldDevice(userId);
   // Handled here so that a send stopped by the balance check leaves no unhandled rejection; signing awaits
   // `wallet` itself and so still sees its error.
   wallet.catch(() => undefined);

@@ -1,9 +1,8 @@
-import { createWalletShares, DialError, encodeShare } from '@dial/core';
+import { DialError } from '@dial/core';
 import { PHONE } from '@dial/server/testing';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { splitId } from '../keys/deviceShareRecords';
 import { type DialServer, withDialServer } from '../keys/testing/dialServer';
-import { TEST_WALLET_ADDRESS, TEST_WALLET_KEY } from '../keys/testing/testWallet';
+import { TEST_WALLET_KEY } from '../keys/testing/testWallet';
 
 /**
  * The settings screen's requests, sent to the real server (its routes, database and rules) through the
@@ -12,11 +11,12 @@ import { TEST_WALLET_ADDRESS, TEST_WALLET_KEY } from '../keys/testing/testWallet
  * Without the device share, the same change is only asked for and waits.
  */
 const memory = await vi.hoisted(async () =>
-  (await import('../keys/testing/memoryShareStore')).memoryShareStore(),
+  (await import('../keys/testing/memoryDeviceStore')).memoryDeviceStore(),
 );
-vi.mock('../keys/deviceShareStore', () => ({ deviceShareStore: memory.store }));
+vi.mock('../keys/deviceStore', () => ({ deviceStore: memory.store }));
+vi.mock('../keys/legacyShares', () => ({ legacyShares: memory.legacyStore }));
 
-const { deviceShareStore } = await import('../keys/deviceShareStore');
+const { deviceStore } = await import('../keys/deviceStore');
 const { listMethods, listSessions, startLinkCode } = await import('./accountApi');
 const { linkCodeRoutes } = await import('./linkCodeRoutes');
 const {
@@ -36,15 +36,8 @@ beforeEach(async () => {
   server = dialServer();
   USER = server.userId;
   memory.clear();
-  const shares = await createWalletShares(TEST_WALLET_KEY);
-  const slot = { address: TEST_WALLET_ADDRESS, generation: 1, split: await splitId(shares.authShare) };
-  await deviceShareStore.save(USER, slot, shares.deviceShare);
-  await server.hold({
-    key: TEST_WALLET_KEY,
-    authShare: encodeShare(shares.authShare),
-    generation: 1,
-    recovery: null,
-  });
+  const { device } = await server.register(TEST_WALLET_KEY);
+  await deviceStore.save(USER, device);
 });
 afterEach(() => {
   vi.unstubAllGlobals();

@@ -1,13 +1,12 @@
-import { createWalletShares, DialError, encodeShare } from '@dial/core';
+import { DialError } from '@dial/core';
 import { type Hex, hexToString } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { createSiweMessage } from 'viem/siwe';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { SiweNonce } from '../api/types';
 import type { WalletProvider } from '../connect/walletProvider';
-import { splitId } from '../keys/deviceShareRecords';
 import { withDialServer } from '../keys/testing/dialServer';
-import { TEST_WALLET_ADDRESS, TEST_WALLET_KEY } from '../keys/testing/testWallet';
+import { TEST_WALLET_KEY } from '../keys/testing/testWallet';
 
 /**
  * Linking a browser wallet from settings, against the real server (SIWE checks, link nonces, linking), by
@@ -15,11 +14,12 @@ import { TEST_WALLET_ADDRESS, TEST_WALLET_KEY } from '../keys/testing/testWallet
  * IndexedDB store): the link carries the key's proof, so it is made at once.
  */
 const memory = await vi.hoisted(async () =>
-  (await import('../keys/testing/memoryShareStore')).memoryShareStore(),
+  (await import('../keys/testing/memoryDeviceStore')).memoryDeviceStore(),
 );
-vi.mock('../keys/deviceShareStore', () => ({ deviceShareStore: memory.store }));
+vi.mock('../keys/deviceStore', () => ({ deviceStore: memory.store }));
+vi.mock('../keys/legacyShares', () => ({ legacyShares: memory.legacyStore }));
 
-const { deviceShareStore } = await import('../keys/deviceShareStore');
+const { deviceStore } = await import('../keys/deviceStore');
 const { listMethods } = await import('./accountApi');
 const { linkWalletMethod: linkWith } = await import('./linkWalletMethod');
 
@@ -33,15 +33,8 @@ beforeEach(async () => {
   vi.setSystemTime(dialServer().test.clock.now());
   memory.clear();
   const { userId } = dialServer();
-  const shares = await createWalletShares(TEST_WALLET_KEY);
-  const slot = { address: TEST_WALLET_ADDRESS, generation: 1, split: await splitId(shares.authShare) };
-  await deviceShareStore.save(userId, slot, shares.deviceShare);
-  await dialServer().hold({
-    key: TEST_WALLET_KEY,
-    authShare: encodeShare(shares.authShare),
-    generation: 1,
-    recovery: null,
-  });
+  const { device } = await dialServer().register(TEST_WALLET_KEY);
+  await deviceStore.save(userId, device);
 });
 afterEach(() => {
   vi.useRealTimers();

@@ -12,7 +12,7 @@ import { ErrorMessage } from '../ui/ErrorMessage';
 import { Screen } from '../ui/Screen';
 import { StatusScreen } from '../ui/StatusScreen';
 import { CreateDialWallet } from './CreateDialWallet';
-import { useKeyShareCheck } from './useKeyShareCheck';
+import { useDeviceRemoval } from './useDeviceRemoval';
 import { useOpenWallet } from './useOpenWallet';
 import { WalletHome } from './WalletHome';
 import type { WalletOpening } from './walletOpening';
@@ -55,7 +55,7 @@ export default function WalletScreen(props: WalletScreenProps) {
 
 /**
  * The embedded wallet: opens or creates it, then shows the screen the URL names (see navigation/routes.ts);
- * recovers the wallet first when this browser holds no share of its current keys, then shows that screen.
+ * recovers the wallet first (or says how to add this browser) when this browser is not one of its devices.
  */
 function EmbeddedWalletScreen({ user, config, onSignedOut, opening }: WalletScreenProps) {
   const { state, retry } = useOpenWallet(user.id, opening);
@@ -70,15 +70,9 @@ function EmbeddedWalletScreen({ user, config, onSignedOut, opening }: WalletScre
   const [changedRecovery, setChangedRecovery] = useState<StoredWallet['recovery'] | undefined>(undefined);
   const recovery =
     changedRecovery !== undefined ? changedRecovery : state.status === 'ready' ? state.wallet.recovery : null;
-  // Keys replaced on another device meanwhile: open the wallet again, which leads to recovering it here.
-  useKeyShareCheck(
-    user.id,
-    {
-      active: state.status === 'ready',
-      signingScreen: screen === 'send-review' || screen === 'export' || screen === 'recovery-setup',
-    },
-    retry,
-  );
+  // This browser removed from the wallet on another device meanwhile: open the wallet again, which says so
+  // and leads to recovering it here or adding it again.
+  useDeviceRemoval(user.id, state.status === 'ready', retry);
 
   const security = useMemo<WalletSecurity>(
     () => ({
@@ -160,7 +154,7 @@ function EmbeddedWalletScreen({ user, config, onSignedOut, opening }: WalletScre
             user={user}
             toRecover={state.toRecover}
             onRecovered={() => {
-              // The keys were just split anew: a key screen opened before them starts over from the home.
+              // A key screen opened before this browser became a device starts over from the home.
               if (screen === 'recovery-setup' || screen === 'export') replaceScreen(SCREEN_PATHS.home);
               retry();
             }}
@@ -282,7 +276,7 @@ function ExternalWalletScreen({
 function recoveryNotice(setUp: boolean, next: StoredWallet['recovery']): string {
   const secret = next?.method === 'passkey' ? 'passkey' : 'recovery password';
   const done = setUp ? 'Recovery is set up.' : 'Recovery is changed.';
-  return `${done} If you lose this browser, your ${secret} opens your wallet on another one.`;
+  return `${done} If you have none of your devices any more, your ${secret} opens your wallet on a new one.`;
 }
 
 /** A path no screen has (a mistyped or old link). */
@@ -312,9 +306,10 @@ interface WalletProblemProps {
 /** The wallet could not be opened: say why, offer what can help. */
 function WalletProblem({ error, onRetry, onSignedOut }: WalletProblemProps) {
   const { signOut, pending, error: signOutError } = useSignOut(onSignedOut);
-  // Trying again cannot bring back a share this browser does not hold or fix a mismatch.
+  // Trying again cannot bring back a device this browser is not, or fix a mismatch.
   const canRetry =
     error.code !== 'device_share_missing' &&
+    error.code !== 'device_removed' &&
     error.code !== 'wallet_mismatch' &&
     error.code !== 'recovery_not_set_up';
 

@@ -31,6 +31,7 @@ const WALLET: OpenedWallet = {
   address: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
   generation: 2,
   recovery: null,
+  deviceId: '2b1f0c3e-6d1a-4c52-9a0e-4f3a2d1c0b9e',
 };
 /** Lets the opening's promise callbacks run. */
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
@@ -83,18 +84,24 @@ describe('an opening of the wallet', () => {
 
   it('fails with the catalogue error when the wallet cannot be opened', async () => {
     const opening = startWalletOpening('user-1');
-    calls[0]!.reject(new DialError('recovery_not_set_up'));
+    calls[0]!.reject(new DialError('wallet_mismatch'));
     await settle();
-    expect(opening.state()).toMatchObject({ status: 'failed', error: { code: 'recovery_not_set_up' } });
+    expect(opening.state()).toMatchObject({ status: 'failed', error: { code: 'wallet_mismatch' } });
   });
 
-  it('hands a wallet this browser cannot open to recovery', async () => {
+  it('hands a wallet this browser is no device of (here: removed) to recovery', async () => {
     const opening = startWalletOpening('user-1');
-    const toRecover = {
+    const toRecover: WalletToRecover = {
       needsRecovery: true,
-      hasOlderShare: true,
-      hasMismatchedShare: false,
-    } as WalletToRecover;
+      removed: true,
+      wallet: {
+        address: WALLET.address,
+        generation: 2,
+        recovery: null,
+        devices: 1,
+        legacyAuthShare: null,
+      },
+    };
     calls[0]!.resolve(toRecover);
     await settle();
     expect(opening.state()).toEqual({ status: 'recover', toRecover });

@@ -1,5 +1,14 @@
 import type { RecoveryOprfAnswer } from '@dial/api';
-import { createWalletShares, decodeShare, encodeShare, walletProofMessage } from '@dial/core';
+import {
+  accountChangeMessage,
+  accountChangeTarget,
+  decodeShare,
+  encodeShare,
+  type ShareHalves,
+  splitWalletKey,
+  type WalletProofFields,
+  walletProofMessage,
+} from '@dial/core';
 import {
   createTestApp,
   type Database,
@@ -15,6 +24,7 @@ import type { Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { beforeEach, type Mock, vi } from 'vitest';
 import type { ProtectedRecoveryShare, StoredWallet } from '../../api/types';
+import { type HeldDevice, newDeviceSecret } from '../deviceRecords';
 import type { EvaluateBlinded } from '../passwordOprf';
 
 /** One answer of the server to the web client, as it was sent. */
@@ -24,17 +34,6 @@ export interface ServerAnswer {
   status: number;
   /** The JSON body, or undefined for none. */
   body: unknown;
-}
-
-/** The shares the signed-in user's wallet is to have on the server. */
-export interface HeldWallet {
-  /** The wallet's key: it signs the registration and each rotation, as the web app's would. */
-  key: Hex;
-  /** Base64 of the auth share of the split the server is to hold. */
-  authShare: string;
-  generation: number;
-  /** The recovery record stored with that split (generation 2 and later), or null for none. */
-  recovery: ProtectedRecoveryShare | null;
 }
 
 /** The real Dial server behind the web client's `fetch`, with a user signed in on it. */
@@ -52,18 +51,29 @@ export interface DialServer {
   /** The server's database, for what no route does. */
   db: Kysely<Database>;
   /**
-   * Puts the signed-in user's wallet at `wallet.generation` with `wallet.authShare`, through the API as
-   * the web app (here, or on another device) does it: registers it if the server has none, then rotates it
-   * (each change signed with the key) up to that generation; the last rotation stores `wallet.recovery`.
+   * Registers the wallet of `key` as a browser does (here or elsewhere; signed with the key, not through the
+   * web client's store): the recovery pair's auth share, and its first device, returned as its browser
+   * keeps it, with the recovery pair (whose held share no browser keeps until recovery is set up).
    */
-  hold(wallet: HeldWallet): Promise<void>;
+  register(key: Hex): Promise<{ device: HeldDevice; recoveryPair: ShareHalves }>;
+  /** Enrolls one more device of the wallet with the key's proof (a browser that recovered or adopted it). */
+  enroll(key: Hex, how?: 'recovered' | 'adopted'): Promise<HeldDevice>;
+  /**
+   * Replaces the recovery pair with the key's proof (setting up or changing recovery on some browser): the
+   * new pair's held share is protected by `protect` and stored (a record written before the OPRF, which the
+   * API no longer takes, straight into the database). Resolves with the new generation.
+   */
+  setRecovery(key: Hex, protect: (share: Uint8Array) => Promise<ProtectedRecoveryShare>): Promise<number>;
+  /** Removes a device with the key's proof (Settings › Devices on another browser). */
+  removeDevice(key: Hex, deviceId: string): Promise<void>;
+  /**
+   * Makes the registered wallet one registered before devices, as the migration leaves it: no device, and
+   * `legacy_split` set, so that its auth share (the recovery pair's of {@link register}, whose held share then
+   * stands for the old device share) is `legacyAuthShare`.
+   */
+  makeLegacy(): Promise<void>;
   /** The wallet as `GET /api/wallet` answers now. */
   wallet(): Promise<StoredWallet>;
-  /**
-   * Stores `record` as the recovery record of the current split directly in the server's database, for
-   * records the API no longer takes (a password record written before the OPRF).
-   */
-  storeRecovery(record: ProtectedRecoveryShare): Promise<void>;
   /** The server's OPRF evaluation of a blinded password for the signed-in user, not through the web client. */
   evaluate: EvaluateBlinded;
   /** The sign-in is older than a share rotation allows: the server wants a fresh code first. */
@@ -146,44 +156,32 @@ export function withDialServer(): () => DialServer {
     });
     vi.stubGlobal('fetch', fetch);
 
-    /** Registers or rotates the wallet to `fromGeneration + 1`, signed with `key` as the web app signs. */
-    const change = async (
+    /** The key's proof of a wallet change, over a fresh challenge for `fields.purpose`. */
+    const walletProof = async (
       key: Hex,
-      fromGeneration: number,
-      authShare: string,
-      recovery: ProtectedRecoveryShare | null,
+      fields: Omit<WalletProofFields, 'challenge' | 'userId' | 'address'>,
     ) => {
-      const purpose = fromGeneration === 0 ? 'register-wallet' : 'rotate-shares';
+      const { purpose } = fields;
       const { address } = privateKeyToAccount(key);
       const { challenge } = await call<{ challenge: string }>('POST', '/api/wallet/challenge', { purpose });
-      const message = walletProofMessage({
-        purpose,
-        challenge,
-        userId,
-        address,
-        fromGeneration,
-        authShare: decodeShare(authShare),
-        recovery,
-      });
-      const proof = { challenge, signature: await privateKeyToAccount(key).signMessage({ message }) };
-      if (fromGeneration === 0) {
-        await call('POST', '/api/wallet', { address, authShare, proof });
-      } else {
-        await call('PUT', '/api/wallet/shares', {
-          expectedGeneration: fromGeneration,
-          address,
-          authShare,
-          ...(recovery !== null ? { recovery } : {}),
-          proof,
-        });
-      }
+      const message = walletProofMessage({ ...fields, challenge, userId, address });
+      return { challenge, signature: await privateKeyToAccount(key).signMessage({ message }) };
     };
     const generationNow = async (): Promise<number> => {
       const response = await send('GET', '/api/wallet');
       if (response.statusCode === 404) return 0;
       return response.json<StoredWallet>().generation;
     };
-    const anotherSplit = async (key: Hex) => encodeShare((await createWalletShares(key)).authShare);
+    /** A new device's split and secret; `post` sends its auth share and secret hash and answers its id. */
+    const newDevice = async (
+      key: Hex,
+      post: (device: { authShare: Uint8Array; secretHash: string }) => Promise<string>,
+    ): Promise<HeldDevice> => {
+      const { address, heldShare, authShare } = await splitWalletKey(key);
+      const { secret, secretHash } = await newDeviceSecret();
+      const deviceId = await post({ authShare, secretHash });
+      return { deviceId, address, secret, heldShare };
+    };
 
     current = {
       userId,
@@ -195,29 +193,104 @@ export function withDialServer(): () => DialServer {
         answers.filter(
           (answer) => answer.route === route && (status === undefined || answer.status === status),
         ).length,
-      async hold({ key, authShare, generation, recovery }) {
-        let held = await generationNow();
-        if (generation <= held) throw new Error(`the server is at generation ${held} already`);
-        if (generation === 1 && recovery !== null) throw new Error('a first split has no recovery record');
-        while (held < generation) {
-          const last = held + 1 === generation;
-          await change(key, held, last ? authShare : await anotherSplit(key), last ? recovery : null);
-          held += 1;
+      async register(key) {
+        const recoveryPair = await splitWalletKey(key);
+        const device = await newDevice(key, async (device) => {
+          const proof = await walletProof(key, {
+            purpose: 'register-wallet',
+            fromGeneration: 0,
+            authShare: recoveryPair.authShare,
+            recovery: null,
+            device,
+          });
+          const answer = await call<{ device: { id: string } }>('POST', '/api/wallet', {
+            address: recoveryPair.address,
+            authShare: encodeShare(recoveryPair.authShare),
+            device: { authShare: encodeShare(device.authShare), secretHash: device.secretHash },
+            proof,
+          });
+          return answer.device.id;
+        });
+        return { device, recoveryPair };
+      },
+      enroll: (key, how = 'recovered') =>
+        newDevice(key, async (device) => {
+          const proof = await walletProof(key, {
+            purpose: 'enroll-device',
+            fromGeneration: await generationNow(),
+            authShare: null,
+            recovery: null,
+            device,
+          });
+          const answer = await call<{ device: { id: string } }>('POST', '/api/wallet/devices', {
+            address: privateKeyToAccount(key).address,
+            how,
+            device: { authShare: encodeShare(device.authShare), secretHash: device.secretHash },
+            proof,
+          });
+          return answer.device.id;
+        }),
+      async setRecovery(key, protect) {
+        const fromGeneration = await generationNow();
+        const pair = await splitWalletKey(key);
+        const record = await protect(pair.heldShare);
+        // A password record written before the OPRF: the API refuses it, so it goes in afterwards.
+        const beforeOprf = record.kdf.name === 'scrypt' && record.kdf.oprf === undefined;
+        const recovery = beforeOprf ? null : record;
+        const proof = await walletProof(key, {
+          purpose: 'rotate-shares',
+          fromGeneration,
+          authShare: pair.authShare,
+          recovery,
+          device: null,
+        });
+        const { generation } = await call<{ generation: number }>('PUT', '/api/wallet/shares', {
+          expectedGeneration: fromGeneration,
+          address: pair.address,
+          authShare: encodeShare(pair.authShare),
+          ...(recovery !== null ? { recovery } : {}),
+          proof,
+        });
+        if (beforeOprf) {
+          await current!.db
+            .insertInto('recovery_shares')
+            .values({
+              user_id: userId,
+              generation,
+              method: record.method,
+              ciphertext: record.ciphertext,
+              kdf: JSON.stringify(record.kdf),
+              created_at: test.clock.now().toISOString(),
+            })
+            .execute();
         }
+        return generation;
+      },
+      async removeDevice(key, deviceId) {
+        const account = privateKeyToAccount(key);
+        const { challenge } = await call<{ challenge: string }>('POST', '/api/account/proof', {
+          action: 'remove-device',
+        });
+        const message = accountChangeMessage({
+          action: 'remove-device',
+          target: accountChangeTarget({ action: 'remove-device', id: deviceId }),
+          challenge,
+          userId,
+          address: account.address,
+        });
+        const signature = await account.signMessage({ message });
+        await call('POST', `/api/wallet/devices/${deviceId}/remove`, {
+          proof: { challenge, address: account.address, signature },
+        });
       },
       wallet: () => call<StoredWallet>('GET', '/api/wallet'),
-      async storeRecovery(record) {
+      async makeLegacy() {
         await current!.db
-          .insertInto('recovery_shares')
-          .values({
-            user_id: userId,
-            generation: await generationNow(),
-            method: record.method,
-            ciphertext: record.ciphertext,
-            kdf: JSON.stringify(record.kdf),
-            created_at: test.clock.now().toISOString(),
-          })
+          .updateTable('wallets')
+          .set({ legacy_split: 1 })
+          .where('user_id', '=', userId)
           .execute();
+        await current!.db.deleteFrom('wallet_devices').where('user_id', '=', userId).execute();
       },
       async evaluate(blindedElement, onTriesLeft) {
         const { evaluatedElement, triesLeft, retryAfterSeconds } = await call<RecoveryOprfAnswer>(

@@ -1,57 +1,68 @@
 import { combineWalletShares, DialError, decodeShare, isDialError } from '@dial/core';
 import type { Answer } from '../api/client';
-import { getWallet } from '../api/endpoints';
 import { getRecovery, reportRecoveryFailed } from '../api/shareEndpoints';
-import type { PasskeyKdf, ProtectedRecoveryShare } from '../api/types';
+import type { ProtectedRecoveryShare } from '../api/types';
+import { enrollThisBrowser } from './enrollDevice';
 import { evaluatePasskey } from './passkey';
-import { openWithPrf, protectWithPrf } from './passkeyKey';
+import { openWithPrf } from './passkeyKey';
 import { needsOprf, openWithPassword, type ProgressListener, protectWithPassword } from './passwordKey';
 import { type EvaluateBlinded, evaluateOnServer, hardenPassword } from './passwordOprf';
-import { randomSalt } from './recoveryCipher';
 import { type PendingRotation, prepareRotation } from './rotateShares';
+import { withWalletLock } from './walletLock';
 
 /** How the person unlocks the recovery share. */
 export type RecoverySecret = { method: 'password'; password: string } | { method: 'passkey' };
 
-export type RecoveryStage = 'fetching' | 'unlocking' | 'protecting';
+export type RecoveryStage = 'fetching' | 'unlocking' | 'enrolling' | 'protecting';
+
+/** The wallet recovered here: this browser is one of its devices now. */
+export interface RecoveredHere {
+  address: `0x${string}`;
+  /**
+   * A recovery record written before the OPRF, re-wrapped under the password's OPRF-hardened key as a new
+   * recovery pair, waiting to be sent ({@link commitRotation}); null when the record needs nothing.
+   */
+  rewrap: PendingRotation | null;
+}
 
 /**
- * Recovers the wallet on this browser, up to the new split waiting for the server:
- * fetch the encrypted recovery share, decrypt it, combine it with the auth share and check the address,
- * then re-split the key: a new device share (saved here first), a new auth share, and a new recovery share
- * protected again with the same password or passkey under a new salt. The caller sends the rotation
- * ({@link commitRotation}).
+ * Recovers the wallet on this browser and makes it one of the wallet's devices: fetches the encrypted
+ * recovery share with the recovery pair's auth share and address (`GET /api/wallet/recovery`), decrypts it
+ * (the password through the server's OPRF, or the passkey's PRF), combines the two and checks the address,
+ * then enrolls this browser (`how: recovered`, {@link enrollThisBrowser}) and keeps the device here. No other
+ * device is touched, and the recovery pair stays as it is: the browser the person used before still opens
+ * the wallet (no lock-outs).
  *
  * A password is hardened through the server's OPRF ({@link hardenPassword}); the server counts each
  * evaluation against the hourly recovery limit (and nothing else of a try: fetching the record is free), so a
- * wrong password costs one try and needs no separate report. A record
- * written before the OPRF opens with scrypt alone (a wrong password is then reported, as before), and the
- * new recovery share is always protected with the OPRF: old records are re-wrapped on their first use.
+ * wrong password costs one try and needs no separate report. A record written before the OPRF opens with
+ * scrypt alone (a wrong password is then reported, as before), and is re-wrapped: a new recovery pair,
+ * protected with the OPRF, which the caller sends ({@link RecoveredHere} `rewrap`).
+ *
+ * Runs the enrolment under the wallet's Web Lock.
  *
  * @throws {DialError} `wrong_recovery_password` (saying the tries left before a wait, for a hardened record,
- * and after the last one the wait, in `retryAfterSeconds`),
- * `too_many_requests` (with the wait), `recovery_not_set_up`,
- * `wallet_mismatch`, `user_rejected` (passkey cancelled), or an API error.
+ * and after the last one the wait, in `retryAfterSeconds`), `too_many_requests` (with the wait),
+ * `recovery_not_set_up`, `wallet_mismatch`, `user_rejected` (passkey cancelled), `devices_limit_reached`, or
+ * an API error.
  */
-export async function recoverToRotation(
+export async function recoverWallet(
   userId: string,
   secret: RecoverySecret,
   onStage: (stage: RecoveryStage, progress: number | null) => void,
   evaluate: EvaluateBlinded = evaluateOnServer,
-): Promise<PendingRotation> {
+): Promise<RecoveredHere> {
   onStage('fetching', null);
-  const wallet = await getWallet();
   const stored = await getRecovery();
-  if (stored.generation !== wallet.generation) {
-    throw new DialError('stale_share_generation', { details: 'recovery and auth share generations differ' });
-  }
+  const address = stored.address;
 
   const progress =
     (stage: RecoveryStage): ProgressListener =>
     (fraction) =>
       onStage(stage, fraction);
   let recoveryShare: Uint8Array;
-  let protect: (share: Uint8Array) => Promise<ProtectedRecoveryShare>;
+  // For a record written before the OPRF: how its new recovery share is protected.
+  let rewrap: ((share: Uint8Array) => Promise<ProtectedRecoveryShare>) | null = null;
   // Wipes what protecting the next recovery share needed (the password's OPRF output).
   let wipe = () => {};
   if (secret.method === 'password') {
@@ -59,45 +70,43 @@ export async function recoverToRotation(
       throw new DialError('invalid_data', { details: 'recovery is a passkey' });
     const { password } = secret;
     onStage('unlocking', 0);
-    const unlocked = await unlockWithPassword(
-      stored,
-      wallet.address,
-      password,
-      evaluate,
-      progress('unlocking'),
-    );
+    const unlocked = await unlockWithPassword(stored, address, password, evaluate, progress('unlocking'));
     recoveryShare = unlocked.share;
     const { oprfOutput } = unlocked;
     wipe = () => oprfOutput.fill(0);
-    protect = (share) =>
-      protectWithPassword(share, wallet.address, password, oprfOutput, progress('protecting'));
+    if (!needsOprf(stored.kdf)) {
+      rewrap = (share) => protectWithPassword(share, address, password, oprfOutput, progress('protecting'));
+    }
   } else {
     if (stored.kdf.name !== 'webauthn-prf')
       throw new DialError('invalid_data', { details: 'recovery is a password' });
     onStage('unlocking', null);
-    const nextKdf: PasskeyKdf = { ...stored.kdf, salt: randomSalt(32) };
-    // One prompt: the PRF of the current salt unlocks, the PRF of the new salt protects the next split.
-    const outputs = await evaluatePasskey(stored.kdf, nextKdf.salt);
+    const { kdf } = stored;
+    const outputs = await evaluatePasskey(kdf);
     recoveryShare = await unlockOrReport(
-      () => openWithPrf(stored, wallet.address, outputs.current),
+      () => openWithPrf(stored, address, outputs.current),
       'That passkey does not unlock your recovery key. Use the passkey you set up recovery with.',
     );
-    const next = outputs.next;
-    if (next === undefined) throw new DialError('internal_error', { details: 'no second PRF output' });
-    protect = (share) => protectWithPrf(share, wallet.address, next, nextKdf);
   }
 
-  const authShare = decodeShare(wallet.authShare);
   try {
+    const authShare = decodeShare(stored.authShare);
     let privateKey: `0x${string}`;
     try {
-      privateKey = await combineWalletShares([recoveryShare, authShare], wallet.address);
+      privateKey = await combineWalletShares([recoveryShare, authShare], address);
     } finally {
       recoveryShare.fill(0);
       authShare.fill(0);
     }
-    onStage('protecting', secret.method === 'password' ? 0 : null);
-    return await prepareRotation(userId, wallet.address, wallet.generation, privateKey, protect);
+    onStage('enrolling', null);
+    await withWalletLock(userId, () => enrollThisBrowser(userId, privateKey, stored, 'recovered'));
+    const protect = rewrap;
+    if (protect === null) return { address, rewrap: null };
+    onStage('protecting', 0);
+    return {
+      address,
+      rewrap: await prepareRotation(userId, address, stored.generation, privateKey, protect),
+    };
   } finally {
     wipe();
   }

@@ -1,11 +1,4 @@
-import {
-  combineWalletShares,
-  createWalletShares,
-  type DialError,
-  decodeShare,
-  encodeShare,
-  isDialError,
-} from '@dial/core';
+import { combineWalletShares, type DialError, decodeShare, encodeShare, isDialError } from '@dial/core';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { describeError } from '../api/describeError';
 import type { ProtectedRecoveryShare, ScryptKdf } from '../api/types';
@@ -16,14 +9,25 @@ import { withDialServer } from './testing/dialServer';
 import { TEST_WALLET_ADDRESS, TEST_WALLET_KEY } from './testing/testWallet';
 
 /**
- * Recovery on a new browser, up to the rotation it prepares, against the real server (its recovery routes,
- * its OPRF key and its hourly recovery budget) through the stubbed `fetch`, counting the recovery requests
- * this browser made. The browser tests run the same flow in Chromium.
+ * Recovery on a new browser, which enrolls it as one more device of the wallet, against the real server (its
+ * recovery and device routes, its OPRF key and its hourly recovery budget) through the stubbed `fetch`,
+ * counting the recovery requests this browser made, over an in-memory stand-in for the device store. The
+ * browser tests run the same flow in Chromium.
  */
-const memory = await vi.hoisted(async () => (await import('./testing/memoryShareStore')).memoryShareStore());
-vi.mock('./deviceShareStore', () => ({ deviceShareStore: memory.store }));
+const memory = await vi.hoisted(async () =>
+  (await import('./testing/memoryDeviceStore')).memoryDeviceStore(),
+);
+vi.mock('./deviceStore', () => ({ deviceStore: memory.store }));
+vi.mock('./legacyShares', () => ({ legacyShares: memory.legacyStore }));
 
-const { recoverToRotation } = await import('./recoverToRotation');
+const { recoverWallet } = await import('./recoverWallet');
+const { unlockDevice } = await import('./deviceApi');
+const { deviceStore } = await import('./deviceStore');
+const recoverToRotation = async (...args: Parameters<typeof recoverWallet>) => {
+  const recovered = await recoverWallet(...args);
+  if (recovered.rewrap === null) throw new Error('expected a re-wrap');
+  return recovered.rewrap;
+};
 
 const dialServer = withDialServer();
 /** The signed-in user's id, as the server gave it. */
@@ -47,19 +51,14 @@ async function protectBeforeOprf(share: Uint8Array): Promise<ProtectedRecoverySh
 }
 
 /**
- * The wallet, at generation 2 on the server, whose recovery share is protected by `protect`, and the
- * server's count of the recovery requests this browser made.
+ * The wallet, registered by another browser (its device returned), whose recovery share is protected by
+ * `protect` (the recovery pair at generation 2), and the server's count of the recovery requests this
+ * browser made.
  */
 async function walletWithRecovery(protect: (share: Uint8Array) => Promise<ProtectedRecoveryShare>) {
   const server = dialServer();
-  const shares = await createWalletShares(KEY);
-  const recovery = await protect(shares.recoveryShare);
-  // The server no longer takes a password record without the OPRF: one written before it is in its
-  // database as it was written.
-  const beforeOprf = recovery.kdf.name === 'scrypt' && recovery.kdf.oprf === undefined;
-  const authShare = encodeShare(shares.authShare);
-  await server.hold({ key: KEY, authShare, generation: 2, recovery: beforeOprf ? null : recovery });
-  if (beforeOprf) await server.storeRecovery(recovery);
+  const { device: other } = await server.register(KEY);
+  await server.setRecovery(KEY, protect);
   const calls = {
     get fetches() {
       return server.count('GET /api/wallet/recovery');
@@ -71,7 +70,7 @@ async function walletWithRecovery(protect: (share: Uint8Array) => Promise<Protec
       return server.count('POST /api/wallet/recovery/failed');
     },
   };
-  return { shares, calls };
+  return { other, calls };
 }
 
 /** The key the new split's recovery share (opened as a new browser would) and auth share rebuild. */
@@ -97,8 +96,42 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
+describe('recovering enrolls this browser as one more device', () => {
+  it('keeps the device here, leaves the other browser and the recovery pair as they were (no lock-out)', async () => {
+    const { other, calls } = await walletWithRecovery(async (share) =>
+      protectWithPassword(share, ADDRESS, PASSWORD, await harden(PASSWORD), undefined, FAST),
+    );
+    const before = await dialServer().wallet();
+    const stages: string[] = [];
+    const recovered = await recoverWallet(USER, { method: 'password', password: PASSWORD }, (stage) => {
+      if (stages.at(-1) !== stage) stages.push(stage);
+    });
+    // An OPRF record needs no re-wrap: nothing else changes.
+    expect(recovered).toEqual({ address: ADDRESS, rewrap: null });
+    expect(stages).toEqual(['fetching', 'unlocking', 'enrolling']);
+    expect(calls).toMatchObject({ fetches: 1, evaluations: 1, failures: 0 });
+    expect(dialServer().answers.find((a) => a.route === 'POST /api/wallet/devices')).toMatchObject({
+      status: 201,
+      body: { device: { how: 'recovered' } },
+    });
+    expect(dialServer().count('PUT /api/wallet/shares')).toBe(0);
+    // This browser's device rebuilds the key…
+    const here = (await deviceStore.load(USER))!;
+    const mine = await unlockDevice(here.deviceId, here.secret);
+    await expect(combineWalletShares([here.heldShare, decodeShare(mine.authShare)], ADDRESS)).resolves.toBe(
+      KEY,
+    );
+    // …and so does the other browser's, untouched; the recovery pair is the same generation.
+    const theirs = await unlockDevice(other.deviceId, other.secret);
+    await expect(
+      combineWalletShares([other.heldShare, decodeShare(theirs.authShare)], ADDRESS),
+    ).resolves.toBe(KEY);
+    expect(await dialServer().wallet()).toMatchObject({ generation: before.generation, devices: 2 });
+  }, 30_000);
+});
+
 describe('recovering with a password', () => {
-  it('opens a record written before the OPRF and re-wraps the new recovery share with the OPRF', async () => {
+  it('opens a record written before the OPRF, enrolls, and re-wraps a new recovery pair with the OPRF', async () => {
     const { calls } = await walletWithRecovery(protectBeforeOprf);
     const pending = await recoverToRotation(USER, { method: 'password', password: PASSWORD }, () => {});
     const recovery = pending.body.recovery!;
@@ -121,14 +154,13 @@ describe('recovering with a password', () => {
     expect(calls).toMatchObject({ evaluations: 0, failures: 1 });
   });
 
-  it('opens an OPRF record with one evaluation, reused for the new record', async () => {
+  it('opens an OPRF record with one evaluation and keeps it as it is (no re-wrap)', async () => {
     const { calls } = await walletWithRecovery(async (share) =>
       protectWithPassword(share, ADDRESS, PASSWORD, await harden(PASSWORD), undefined, FAST),
     );
-    const pending = await recoverToRotation(USER, { method: 'password', password: PASSWORD }, () => {});
+    const recovered = await recoverWallet(USER, { method: 'password', password: PASSWORD }, () => {});
+    expect(recovered.rewrap).toBeNull();
     expect(calls).toMatchObject({ fetches: 1, evaluations: 1, failures: 0 });
-    expect(pending.body.recovery!.kdf).toMatchObject({ oprf: 'ristretto255-sha512' });
-    await expect(keyFromRotation(pending.body.recovery!, pending.body.authShare)).resolves.toBe(KEY);
   }, 30_000);
 
   it('counts a wrong password for an OPRF record by its evaluation alone (no separate report)', async () => {
@@ -202,6 +234,7 @@ describe('recovering with a password', () => {
     expect((error as DialError).retryAfterSeconds).toBe(900);
     // scrypt never ran: no progress past the start.
     expect(progress).toEqual([0]);
-    expect(memory.keys(USER)).toEqual([]);
+    expect(memory.deviceId(USER)).toBeNull();
+    expect(dialServer().count('POST /api/wallet/devices')).toBe(0);
   });
 });
