@@ -8,9 +8,13 @@ import {
   type RecoveryShareRecord,
 } from '@dial/core';
 import type { LightMyRequestResponse } from 'fastify';
+import type { Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { SESSION_COOKIE } from '../src/auth/sessions.js';
 import { RATE_LIMITS } from '../src/config/rateLimits.js';
+import { deriveKey } from '../src/crypto/deriveKey.js';
+import type { Database } from '../src/db/database.js';
+import { loadWallet } from '../src/wallet/walletStore.js';
 import { DIALECTS, useTestDatabase } from './databases.js';
 import { expectError } from './expectError.js';
 import { createTestApp, ORIGIN, PHONE, type TestApp } from './testApp.js';
@@ -30,6 +34,20 @@ const ADDRESS = WALLET.address;
 const OTHER_ADDRESS = '0x0000000000000000000000000000000000000001';
 /** A proof that passes the schema, for bodies the server refuses before it checks the proof. */
 const DUMMY_PROOF = { challenge: 'A'.repeat(43), signature: `0x${'1'.repeat(130)}` };
+
+/**
+ * The wallet as the tests of the recovery pair read it: `GET /api/wallet`'s address, generation and recovery,
+ * with the pair's auth share as stored in `wallets` (decrypted), which `GET /api/wallet` no longer gives.
+ */
+async function pairView(db: Kysely<Database>, t: TestApp, token: string) {
+  const response = await t.get('/api/wallet', { token });
+  if (response.statusCode !== 200) return response;
+  const { address, generation, recovery } = response.json();
+  const key = deriveKey(t.config.shareEncryptionKey, 'dial/auth-share');
+  const stored = await loadWallet(db, key, await userIdOf(t, token));
+  const wallet = { address, authShare: encodeShare(stored!.authShare), generation, recovery };
+  return { statusCode: 200, json: () => wallet };
+}
 
 function passwordRecovery() {
   return {
@@ -124,7 +142,7 @@ describe.each(DIALECTS)('share rotation on %s', (dialect) => {
     expect(rotated.statusCode).toBe(200);
     expect(rotated.json()).toEqual({ address: ADDRESS, generation: 2 });
 
-    const wallet = await t.get('/api/wallet', { token });
+    const wallet = await pairView(db(), t, token);
     expect(wallet.json()).toEqual({
       address: ADDRESS,
       authShare: newShare,
@@ -134,7 +152,7 @@ describe.each(DIALECTS)('share rotation on %s', (dialect) => {
     expect(wallet.json().authShare).not.toBe(oldShare);
     const fetched = await t.get('/api/wallet/recovery', { token });
     expect(fetched.statusCode).toBe(200);
-    expect(fetched.json()).toEqual({ generation: 2, ...recovery });
+    expect(fetched.json()).toEqual({ generation: 2, ...recovery, address: ADDRESS, authShare: newShare });
     const row = await db().selectFrom('recovery_shares').selectAll().executeTakeFirstOrThrow();
     expect(row).toMatchObject({ generation: 2, method: 'password', ciphertext: recovery.ciphertext });
     expect(JSON.parse(row.kdf)).toEqual(recovery.kdf);
@@ -166,7 +184,7 @@ describe.each(DIALECTS)('share rotation on %s', (dialect) => {
     }
     expect(await db().selectFrom('wallets').selectAll().executeTakeFirstOrThrow()).toEqual(before);
     expect(await db().selectFrom('recovery_shares').selectAll().execute()).toEqual([]);
-    expect((await t.get('/api/wallet', { token })).json()).toEqual({
+    expect((await pairView(db(), t, token)).json()).toEqual({
       address: ADDRESS,
       authShare: share,
       generation: 1,
@@ -185,7 +203,7 @@ describe.each(DIALECTS)('share rotation on %s', (dialect) => {
       authShare: randomShare(),
     });
     expectError(again, 409, 'stale_share_generation');
-    expect((await t.get('/api/wallet', { token })).json()).toMatchObject({
+    expect((await pairView(db(), t, token)).json()).toMatchObject({
       authShare: winner,
       generation: 2,
     });
@@ -209,7 +227,7 @@ describe.each(DIALECTS)('share rotation on %s', (dialect) => {
     const winner = answers.findIndex((answer) => answer.statusCode === 200);
     expect(answers[winner]?.json()).toEqual({ address: ADDRESS, generation: 2 });
     expectError(answers[1 - winner]!, 409, 'stale_share_generation');
-    const wallet = (await t.get('/api/wallet', { token })).json();
+    const wallet = (await pairView(db(), t, token)).json();
     expect(wallet.authShare).toBe(shares[winner]);
     expect(wallet.generation).toBe(2);
     expect(await db().selectFrom('recovery_shares').select('generation').execute()).toEqual([
@@ -226,7 +244,7 @@ describe.each(DIALECTS)('share rotation on %s', (dialect) => {
       authShare: randomShare(),
     });
     expectError(response, 400, 'invalid_data');
-    expect((await t.get('/api/wallet', { token })).json()).toMatchObject({ authShare: share, generation: 1 });
+    expect((await pairView(db(), t, token)).json()).toMatchObject({ authShare: share, generation: 1 });
   });
 
   it('deletes the old recovery share when a rotation brings none (it no longer combines)', async () => {
@@ -244,7 +262,7 @@ describe.each(DIALECTS)('share rotation on %s', (dialect) => {
       authShare: randomShare(),
     });
     expect(rotated.json()).toEqual({ address: ADDRESS, generation: 3 });
-    expect((await t.get('/api/wallet', { token })).json()).toMatchObject({ generation: 3, recovery: null });
+    expect((await pairView(db(), t, token)).json()).toMatchObject({ generation: 3, recovery: null });
     expectError(await t.get('/api/wallet/recovery', { token }), 404, 'recovery_not_set_up');
     expect(await db().selectFrom('recovery_shares').selectAll().execute()).toEqual([]);
   });
@@ -270,8 +288,13 @@ describe.each(DIALECTS)('share rotation on %s', (dialect) => {
       authShare: randomShare(),
       recovery: passkey,
     });
-    expect((await t.get('/api/wallet/recovery', { token })).json()).toEqual({ generation: 3, ...passkey });
-    expect((await t.get('/api/wallet', { token })).json().recovery).toEqual({
+    expect((await t.get('/api/wallet/recovery', { token })).json()).toEqual({
+      generation: 3,
+      ...passkey,
+      address: ADDRESS,
+      authShare: expect.any(String),
+    });
+    expect((await pairView(db(), t, token)).json().recovery).toEqual({
       method: 'passkey',
       createdAt: t.clock.now().toISOString(),
     });
@@ -296,7 +319,7 @@ describe.each(DIALECTS)('share rotation on %s', (dialect) => {
       authShare: randomShare(),
     });
     expectError(stale, 403, 'reauthentication_required');
-    const unchanged = await t.get('/api/wallet', { token });
+    const unchanged = await pairView(db(), t, token);
     expect(unchanged.json()).toMatchObject({ authShare: share, generation: 1 });
 
     expect((await t.post('/api/auth/reauth/start', {}, { token })).statusCode).toBe(200);
@@ -351,7 +374,7 @@ describe.each(DIALECTS)('share rotation on %s', (dialect) => {
         message: expect.stringMatching(/^A recovery password must be hardened with this server's OPRF/),
       });
     }
-    expect((await t.get('/api/wallet', { token })).json()).toMatchObject({ authShare: share, generation: 1 });
+    expect((await pairView(db(), t, token)).json()).toMatchObject({ authShare: share, generation: 1 });
   });
 
   const scrypt = passwordRecovery().kdf;
@@ -408,7 +431,7 @@ describe.each(DIALECTS)('share rotation on %s', (dialect) => {
       ...change,
     });
     expectError(response, 400, 'invalid_data');
-    expect((await t.get('/api/wallet', { token })).json()).toEqual({
+    expect((await pairView(db(), t, token)).json()).toEqual({
       address: ADDRESS,
       authShare: share,
       generation: 1,
@@ -460,7 +483,12 @@ describe.each(DIALECTS)('the recovery share on %s', (dialect) => {
     const { token, recovery } = await userWithRecovery(t);
     const { max } = RATE_LIMITS.walletRecoveryPerUser;
     for (let i = 0; i < 2 * max; i++) {
-      expect((await t.get('/api/wallet/recovery', { token })).json()).toEqual({ generation: 2, ...recovery });
+      expect((await t.get('/api/wallet/recovery', { token })).json()).toEqual({
+        generation: 2,
+        ...recovery,
+        address: ADDRESS,
+        authShare: expect.any(String),
+      });
     }
     // The hour's tries are all still there: a reported failure is the first.
     const reported = await t.post('/api/wallet/recovery/failed', {}, { token });
@@ -533,11 +561,17 @@ describe.each(DIALECTS)('an attacker with one sign-in code but without the key, 
     const { token } = await t.signIn('sms', PHONE);
     const wallet = (await t.get('/api/wallet', { token })).json();
     expect(wallet).toMatchObject({ address: ADDRESS, generation: 2, recovery: { method: 'password' } });
-    await expect(
-      combineWalletShares([owner.deviceShare, decodeShare(wallet.authShare)], ADDRESS),
-    ).resolves.toBe(WALLET.privateKey);
+    // The recovery pair's auth share, as recovery reads it, still rebuilds the key with a share of its split.
     const stored = (await t.get('/api/wallet/recovery', { token })).json();
-    expect(stored).toEqual({ generation: 2, ...owner.recovery });
+    await expect(
+      combineWalletShares([owner.deviceShare, decodeShare(stored.authShare)], ADDRESS),
+    ).resolves.toBe(WALLET.privateKey);
+    expect(stored).toEqual({
+      generation: 2,
+      ...owner.recovery,
+      address: ADDRESS,
+      authShare: expect.any(String),
+    });
   }
 
   it('cannot replace the auth share or drop the recovery share without a proof', async () => {
