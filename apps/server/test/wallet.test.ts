@@ -1,15 +1,22 @@
 import { encodeShare, SHARE_LENGTH } from '@dial/core';
+import type { Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
+import { deriveKey } from '../src/crypto/deriveKey.js';
+import type { Database } from '../src/db/database.js';
+import { loadWallet } from '../src/wallet/walletStore.js';
 import { DIALECTS, useTestDatabase } from './databases.js';
 import { createTestApp, PHONE, type TestApp } from './testApp.js';
 import {
+  deviceInput,
   randomShare,
   registerWallet as register,
   requestChallenge,
   signedRegistration,
   signProof,
   type TestWallet,
+  testDevice,
   testWallet,
+  unlockDevice,
   userIdOf,
 } from './walletProof.js';
 
@@ -17,6 +24,13 @@ const WALLET = testWallet(1);
 const ADDRESS = WALLET.address;
 /** A proof that passes the schema; the handler refuses the input before it checks the proof. */
 const DUMMY_PROOF = { challenge: 'A'.repeat(43), signature: `0x${'1'.repeat(130)}` };
+
+/** The recovery pair's auth share as stored in `wallets`, decrypted (GET /api/wallet gives none). */
+async function storedPairShare(db: Kysely<Database>, t: TestApp, token: string): Promise<string> {
+  const key = deriveKey(t.config.shareEncryptionKey, 'dial/auth-share');
+  const stored = await loadWallet(db, key, await userIdOf(t, token));
+  return encodeShare(stored!.authShare);
+}
 
 /** Registers `wallet` (the first test wallet by default) for the session, with a valid proof. */
 async function registerWallet(
@@ -31,16 +45,23 @@ async function registerWallet(
 describe.each(DIALECTS)('the wallet registry on %s', (dialect) => {
   const db = useTestDatabase(dialect);
 
-  it('registers a wallet (201, checksummed address) and gives the share back to its owner', async () => {
+  it('registers a wallet (201, checksummed address, its first device) and gives it back to its owner without an auth share', async () => {
     const t = await createTestApp(db());
     const { token } = await t.signIn('sms', PHONE);
     const share = randomShare();
     const created = (await register(t, token, { address: ADDRESS.toLowerCase(), authShare: share })).response;
     expect(created.statusCode).toBe(201);
-    expect(created.json()).toEqual({ address: ADDRESS });
+    expect(created.json()).toEqual({ address: ADDRESS, device: expect.objectContaining({ how: 'created' }) });
     const fetched = await t.get('/api/wallet', { token });
     expect(fetched.statusCode).toBe(200);
-    expect(fetched.json()).toEqual({ address: ADDRESS, authShare: share, generation: 1, recovery: null });
+    expect(fetched.json()).toEqual({
+      address: ADDRESS,
+      generation: 1,
+      recovery: null,
+      devices: 1,
+      legacyAuthShare: null,
+    });
+    expect(await storedPairShare(db(), t, token)).toBe(share);
   });
 
   it('answers 404 wallet_not_found before a wallet is registered', async () => {
@@ -67,6 +88,7 @@ describe.each(DIALECTS)('the wallet registry on %s', (dialect) => {
     const post = await t.post('/api/wallet', {
       address: ADDRESS,
       authShare: randomShare(),
+      device: deviceInput(testDevice()),
       proof: DUMMY_PROOF,
     });
     expect(post.statusCode).toBe(401);
@@ -81,12 +103,8 @@ describe.each(DIALECTS)('the wallet registry on %s', (dialect) => {
     const second = await registerWallet(t, token, testWallet(2));
     expect(second.statusCode).toBe(409);
     expect(second.json().error.code).toBe('embedded_wallet_already_exists');
-    expect((await t.get('/api/wallet', { token })).json()).toEqual({
-      address: ADDRESS,
-      authShare: first,
-      generation: 1,
-      recovery: null,
-    });
+    expect((await t.get('/api/wallet', { token })).json()).toMatchObject({ address: ADDRESS, devices: 1 });
+    expect(await storedPairShare(db(), t, token)).toBe(first);
   });
 
   it('gives concurrent registrations one wallet and 409 for the others, never a 500', async () => {
@@ -138,12 +156,13 @@ describe.each(DIALECTS)('the wallet registry on %s', (dialect) => {
   it("fails to decrypt a ciphertext moved into another user's row (500, nothing leaked)", async () => {
     const t = await createTestApp(db());
     const victim = await t.signIn('sms', PHONE);
-    await registerWallet(t, victim.token);
+    const victimDevice = (await register(t, victim.token)).device;
     const attacker = await t.signIn('email', 'eve@example.com');
-    await registerWallet(t, attacker.token, testWallet(2));
-    const users = await db().selectFrom('identities').select(['user_id', 'value']).execute();
-    const victimId = users.find((user) => user.value === PHONE)?.user_id ?? '';
-    const attackerId = users.find((user) => user.value === 'eve@example.com')?.user_id ?? '';
+    const attackerWallet = await register(t, attacker.token, { wallet: testWallet(2) });
+    const attackerDeviceId: string = attackerWallet.response.json().device.id;
+    const victimId = await userIdOf(t, victim.token);
+    const attackerId = await userIdOf(t, attacker.token);
+    // The recovery pair's share, moved into the attacker's wallet row.
     const stolen = await db()
       .selectFrom('wallets')
       .selectAll()
@@ -154,32 +173,47 @@ describe.each(DIALECTS)('the wallet registry on %s', (dialect) => {
       .set({ auth_share_ciphertext: stolen.auth_share_ciphertext, iv: stolen.iv })
       .where('user_id', '=', attackerId)
       .execute();
-    const response = await t.get('/api/wallet', { token: attacker.token });
+    await expect(storedPairShare(db(), t, attacker.token)).rejects.toThrow(/authenticate/);
+    // The victim's device share, moved into the attacker's device row, unlocked with the attacker's secret.
+    const stolenDevice = await db()
+      .selectFrom('wallet_devices')
+      .selectAll()
+      .where('user_id', '=', victimId)
+      .executeTakeFirstOrThrow();
+    await db()
+      .updateTable('wallet_devices')
+      .set({ auth_share_ciphertext: stolenDevice.auth_share_ciphertext, iv: stolenDevice.iv })
+      .where('id', '=', attackerDeviceId)
+      .execute();
+    const response = await unlockDevice(t, attacker.token, attackerDeviceId, attackerWallet.device.secret);
     expect(response.statusCode).toBe(500);
     expect(response.json().error.code).toBe('internal_error');
-    expect(response.body).not.toContain(stolen.auth_share_ciphertext);
+    expect(response.body).not.toContain(stolenDevice.auth_share_ciphertext ?? '-');
+    expect(response.body).not.toContain(victimDevice.authShare);
   });
 
   it('fails to decrypt a tampered ciphertext', async () => {
     const t = await createTestApp(db());
     const { token } = await t.signIn('sms', PHONE);
-    await registerWallet(t, token);
-    const row = await db().selectFrom('wallets').selectAll().executeTakeFirstOrThrow();
-    const bytes = Buffer.from(row.auth_share_ciphertext, 'base64');
+    const registered = await register(t, token);
+    const row = await db().selectFrom('wallet_devices').selectAll().executeTakeFirstOrThrow();
+    const bytes = Buffer.from(row.auth_share_ciphertext ?? '', 'base64');
     bytes[0] = (bytes[0] ?? 0) ^ 1;
     await db()
-      .updateTable('wallets')
+      .updateTable('wallet_devices')
       .set({ auth_share_ciphertext: bytes.toString('base64') })
       .execute();
-    expect((await t.get('/api/wallet', { token })).statusCode).toBe(500);
+    expect((await unlockDevice(t, token, row.id, registered.device.secret)).statusCode).toBe(500);
   });
 
   it('cannot be read with another SHARE_ENCRYPTION_KEY', async () => {
     const t = await createTestApp(db());
     const { token } = await t.signIn('sms', PHONE);
-    await registerWallet(t, token);
+    const registered = await register(t, token);
+    const id: string = registered.response.json().device.id;
     const otherKey = await createTestApp(db());
-    expect((await otherKey.get('/api/wallet', { token })).statusCode).toBe(500);
+    expect((await unlockDevice(otherKey, token, id, registered.device.secret)).statusCode).toBe(500);
+    expect((await unlockDevice(t, token, id, registered.device.secret)).statusCode).toBe(200);
   });
 });
 
@@ -239,6 +273,28 @@ describe.each(DIALECTS)("proof of the wallet's key at registration on %s", (dial
     expect(await walletRows()).toEqual([]);
   });
 
+  it("binds the proof to the first device: a signature over another device's share or secret is refused", async () => {
+    const t = await createTestApp(db());
+    const { token } = await t.signIn('sms', PHONE);
+    const body = await signedBody(t, token, WALLET, ADDRESS);
+    const otherShare = await t.post(
+      '/api/wallet',
+      { ...body, device: { ...body.device, authShare: randomShare() } },
+      { token },
+    );
+    expect(otherShare.statusCode).toBe(403);
+    expect(otherShare.json().error.code).toBe('wallet_proof_invalid');
+    const again = await signedBody(t, token, WALLET, ADDRESS);
+    const otherSecret = await t.post(
+      '/api/wallet',
+      { ...again, device: { ...again.device, secretHash: testDevice().secretHash } },
+      { token },
+    );
+    expect(otherSecret.json().error.code).toBe('wallet_proof_invalid');
+    expect(await walletRows()).toEqual([]);
+    expect(await db().selectFrom('wallet_devices').selectAll().execute()).toEqual([]);
+  });
+
   it('uses a challenge once: the same signed body sent again is refused as expired', async () => {
     const t = await createTestApp(db());
     const { token } = await t.signIn('sms', PHONE);
@@ -264,6 +320,7 @@ describe.each(DIALECTS)("proof of the wallet's key at registration on %s", (dial
     const t = await createTestApp(db());
     const { token } = await t.signIn('sms', PHONE);
     const authShare = randomShare();
+    const device = testDevice();
     const proof = await signProof(WALLET.privateKey, {
       purpose: 'register-wallet',
       challenge: await requestChallenge(t, token, 'rotate-shares'),
@@ -272,8 +329,13 @@ describe.each(DIALECTS)("proof of the wallet's key at registration on %s", (dial
       fromGeneration: 0,
       authShare,
       recovery: null,
+      device: deviceInput(device),
     });
-    const response = await t.post('/api/wallet', { address: ADDRESS, authShare, proof }, { token });
+    const response = await t.post(
+      '/api/wallet',
+      { address: ADDRESS, authShare, device: deviceInput(device), proof },
+      { token },
+    );
     expect(response.statusCode).toBe(400);
     expect(response.json().error.code).toBe('wallet_proof_expired');
   });
