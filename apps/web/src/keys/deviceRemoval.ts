@@ -6,6 +6,21 @@ export const DEVICE_REMOVED_MESSAGE = 'This browser was removed from your wallet
 
 type Listener = () => void;
 const listeners = new Set<Listener>();
+/** The users whose device this page found removed (its entry is forgotten by then, so only this tells). */
+const removedHere = new Set<string>();
+
+/** Notes that the server said this browser's device of `userId`'s wallet was removed. */
+export function markDeviceRemoved(userId: string): void {
+  removedHere.add(userId);
+}
+
+/**
+ * Whether this page found this browser's device of `userId`'s wallet removed: the next opening, which finds
+ * no device kept any more, still says why.
+ */
+export function wasDeviceRemoved(userId: string): boolean {
+  return removedHere.has(userId);
+}
 
 /**
  * Listens for a rebuilding of the key that found this browser removed from the wallet (`device_removed`;

@@ -20,6 +20,8 @@ vi.mock('./legacyShares', () => ({ legacyShares: memory.legacyStore }));
 const { deviceStore } = await import('./deviceStore');
 const { unlockDevice } = await import('./deviceApi');
 const { openWallet } = await import('./openWallet');
+const { keyFromDevice } = await import('./rebuildKey');
+const { onDeviceRemoved } = await import('./deviceRemoval');
 
 const dialServer = withDialServer();
 /** The signed-in user's id, as the server gave it. */
@@ -122,6 +124,24 @@ describe('opening through a device', () => {
     // Its held share rebuilds nothing with any auth share the server still gives this session.
     const wallet = await server.wallet();
     expect(wallet.legacyAuthShare).toBeNull();
+  });
+
+  it('still says this browser was removed when a signing found it so first (its entry is gone by then)', async () => {
+    const server = dialServer();
+    const { device: a } = await server.register(KEY);
+    await server.enroll(KEY, 'recovered');
+    await beDevice(a);
+    await server.removeDevice(KEY, a.deviceId);
+    const reported = vi.fn();
+    const stop = onDeviceRemoved(reported);
+    await expect(keyFromDevice(USER)).rejects.toMatchObject({
+      code: 'device_removed',
+      message: expect.stringContaining('This browser was removed from your wallet on another device.'),
+    });
+    stop();
+    expect(reported).toHaveBeenCalledOnce();
+    expect(memory.deviceId(USER)).toBeNull();
+    await expect(open()).resolves.toMatchObject({ needsRecovery: true, removed: true });
   });
 
   it('treats a device the server does not know as none (and forgets it)', async () => {

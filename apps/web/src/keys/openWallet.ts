@@ -11,6 +11,7 @@ import { generatePrivateKey } from 'viem/accounts';
 import { isRouteError } from '../api/client';
 import { createWallet, getWallet } from '../api/endpoints';
 import type { StoredWallet } from '../api/types';
+import { wasDeviceRemoved } from './deviceRemoval';
 import { deviceStore } from './deviceStore';
 import { completePendingDevice, enrollThisBrowser } from './enrollDevice';
 import { legacyShares } from './legacyShares';
@@ -41,7 +42,10 @@ export interface OpenedWallet {
 export interface WalletToRecover {
   needsRecovery: true;
   wallet: StoredWallet;
-  /** This browser was one of the wallet's devices, and was removed on another (its entry is forgotten). */
+  /**
+   * This browser was one of the wallet's devices, and was removed on another (its entry is forgotten: this
+   * opening, or an earlier one or signing of this page, found it removed).
+   */
   removed: boolean;
 }
 
@@ -109,7 +113,8 @@ async function openOrCreate(
       return openOrCreate(userId, onStage, onOpened, false);
     }
   }
-  return { needsRecovery: true, wallet: stored, removed: unlocked.status === 'removed' };
+  const removed = unlocked.status === 'removed' || wasDeviceRemoved(userId);
+  return { needsRecovery: true, wallet: stored, removed };
 }
 
 async function findWallet(): Promise<StoredWallet | null> {

@@ -3,7 +3,7 @@ import type { Hex } from 'viem';
 import type { Answer } from '../api/client';
 import { isRouteError } from '../api/client';
 import { unlockDevice } from './deviceApi';
-import { DEVICE_REMOVED_MESSAGE, reportDeviceRemoved } from './deviceRemoval';
+import { DEVICE_REMOVED_MESSAGE, markDeviceRemoved, reportDeviceRemoved } from './deviceRemoval';
 import { deviceStore, type HeldDevice } from './deviceStore';
 
 /** `POST /api/wallet/devices/:id/unlock`'s answer: the wallet, and this device's auth share. */
@@ -35,6 +35,7 @@ export async function unlockHeldDevice(userId: string): Promise<DeviceUnlock> {
     const removed = isRouteError('unlockDevice', error, 'device_removed');
     if (!removed && !isRouteError('unlockDevice', error, 'device_not_found')) throw error;
     await deviceStore.forget(userId, device.deviceId);
+    if (removed) markDeviceRemoved(userId);
     return removed ? { status: 'removed', deviceId: device.deviceId } : { status: 'none' };
   }
 }
