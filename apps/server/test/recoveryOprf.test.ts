@@ -219,6 +219,9 @@ describe.each(DIALECTS)('the recovery password OPRF on %s', (dialect) => {
       method: 'password',
       ciphertext,
       kdf: { ...kdf, oprf: 'ristretto255-sha512' },
+      // The recovery pair's other half, with the wallet it opens.
+      address: ADDRESS,
+      authShare: encodeShare(new Uint8Array(33).fill(1)),
     });
   });
 });
