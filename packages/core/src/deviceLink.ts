@@ -131,7 +131,7 @@ export async function openLinkShare(keys: LinkSealKeys, sealed: string): Promise
   }
 }
 
-async function linkKey(keys: LinkSealKeys): Promise<CryptoKey> {
+async function linkKey(keys: LinkSealKeys) {
   let shared: Uint8Array<ArrayBuffer>;
   try {
     shared = new Uint8Array(x25519.getSharedSecret(keys.privateKey, fromBase64(keys.peerPublicKey, 32)));

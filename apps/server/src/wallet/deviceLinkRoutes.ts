@@ -1,4 +1,4 @@
-import { createHmac, randomBytes, randomUUID } from 'node:crypto';
+import { createHmac, randomInt, randomUUID } from 'node:crypto';
 import {
   cancelDeviceLinkRoute,
   claimDeviceLinkRoute,
@@ -7,7 +7,14 @@ import {
   type DeviceLink,
   getDeviceLinkRoute,
 } from '@dial/api';
-import { DialError, MINUTE_MS } from '@dial/core';
+import {
+  DialError,
+  formatLinkCode,
+  LINK_CODE_ALPHABET,
+  LINK_CODE_LENGTH,
+  MINUTE_MS,
+  normalizeLinkCode,
+} from '@dial/core';
 import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { AppContext } from '../appContext.js';
@@ -26,37 +33,18 @@ import { loadWalletAddress } from './walletStore.js';
 /** How long a link can be claimed and confirmed. */
 export const LINK_TTL_MS = 5 * MINUTE_MS;
 
-/**
- * The link code's alphabet: upper-case letters and digits without the look-alikes I, O, 0 and 1 (32
- * characters, so a code of {@link CODE_LENGTH} has 40 random bits, each character drawn uniformly).
- */
-export const LINK_CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
-
-/** Characters in a link code (shown in two groups of four, `ABCD-EFGH`). */
-export const CODE_LENGTH = 8;
-
-/** A new link code, normalized (8 characters of {@link LINK_CODE_ALPHABET}). */
+/** A new link code, canonical: {@link LINK_CODE_LENGTH} characters of core's {@link LINK_CODE_ALPHABET}. */
 function newLinkCode(): string {
-  const bytes = randomBytes(CODE_LENGTH);
-  return Array.from(bytes, (byte) => LINK_CODE_ALPHABET[byte % LINK_CODE_ALPHABET.length]).join('');
-}
-
-/** A code as typed (any case, spaces and dashes anywhere), normalized; `null` when it cannot be a code. */
-export function normalizeLinkCode(typed: string): string | null {
-  const code = typed.toUpperCase().replace(/[\s-]/g, '');
-  if (code.length !== CODE_LENGTH) return null;
-  for (const character of code) if (!LINK_CODE_ALPHABET.includes(character)) return null;
+  let code = '';
+  for (let index = 0; index < LINK_CODE_LENGTH; index++) {
+    code += LINK_CODE_ALPHABET[randomInt(0, LINK_CODE_ALPHABET.length)];
+  }
   return code;
-}
-
-/** The code as shown: `ABCD-EFGH`. */
-function showCode(code: string): string {
-  return `${code.slice(0, 4)}-${code.slice(4)}`;
 }
 
 /**
  * What is stored of a code: an HMAC under a key derived from `SHARE_ENCRYPTION_KEY` (the one-time codes'),
- * with a label of its own, so that a copy of the database does not give the live codes by a 40-bit search.
+ * with a label of its own, so that a copy of the database does not give the live codes by a 37-bit search.
  */
 function hashLinkCode(key: Uint8Array, code: string): string {
   return createHmac('sha256', key).update(`dial/device-link\0${code}`).digest('hex');
@@ -110,9 +98,9 @@ export function registerDeviceLinkRoutes(app: TypedApp, ctx: AppContext): void {
       schema: {
         ...createDeviceLinkRoute.schema,
         description:
-          'For a user with a wallet (else 404 `wallet_not_found`). The code has 8 characters of an alphabet ' +
-          'without look-alikes (no I, O, 0 or 1; 40 bits), is stored only as an HMAC, lasts 5 minutes and is ' +
-          'claimed once. Limited per user.',
+          "For a user with a wallet (else 404 `wallet_not_found`). The code has 8 characters of core's " +
+          '`LINK_CODE_ALPHABET`, 25 letters and digits without look-alikes (no 0/O, 1/I/L, 2/Z, 5/S, 8/B; 37 ' +
+          'bits), is stored only as an HMAC, lasts 5 minutes and is claimed once. Limited per user.',
       },
     },
     async (request, reply) => {
@@ -152,7 +140,7 @@ export function registerDeviceLinkRoutes(app: TypedApp, ctx: AppContext): void {
               confirmed_at: null,
             })
             .execute();
-          return reply.code(201).send({ id, code: showCode(code), expiresAt });
+          return reply.code(201).send({ id, code: formatLinkCode(code), expiresAt });
         } catch (error) {
           if (!isUniqueViolation(error) || attempt >= 3) throw error;
         }
