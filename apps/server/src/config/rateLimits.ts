@@ -137,8 +137,9 @@ export const RATE_LIMITS: RateLimits = Object.freeze({
   deviceLinksPerUser: { max: 20, windowSeconds: HOUR },
   /**
    * Codes entered (`POST /api/wallet/links/claim`), right or wrong, by one user and from one IP address. A
-   * code has 8 characters of 32 (40 bits) and lives 5 minutes, and only a session of the same account
-   * can claim it: with these budgets a guess finds a live code with a chance of about one in a billion a day.
+   * code has 8 characters of 25 (core's `LINK_CODE_ALPHABET`: 25^8, about 1.5·10^11) and lives 5 minutes, and
+   * only a session of the same account can claim it: at 1,440 guesses a day, the chance of hitting a live
+   * code is about one in a hundred million a day for each code waiting.
    */
   deviceLinkClaimsPerUser: { max: 10, windowSeconds: TEN_MINUTES },
   deviceLinkClaimsPerIp: { max: 30, windowSeconds: TEN_MINUTES },
