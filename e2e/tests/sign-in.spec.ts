@@ -26,13 +26,14 @@ test('a UK mobile number signs up, gets a wallet, and signing back in opens the 
   const address = await enterCodeAndOpenWallet(page, e164, seen);
   await snap(page, 'wallet-home-new');
 
-  // The server holds the same address, and only an auth share for it: never the key.
+  // The server holds the same address and this browser as its one device: never the key, and no auth share
+  // to a session that does not prove it is that device.
   const wallet = await (await page.request.get('/api/wallet')).json();
-  expect(wallet.address).toBe(address);
-  expect(wallet.authShare).toMatch(/^[A-Za-z0-9+/]+=*$/);
+  expect(wallet).toMatchObject({ address, devices: 1, legacyAuthShare: null });
+  expect(wallet).not.toHaveProperty('authShare');
   expect(wallet).not.toHaveProperty('privateKey');
 
-  // The device share is kept under a non-extractable AES-GCM key in IndexedDB.
+  // The device's held share and secret are kept under a non-extractable AES-GCM key in IndexedDB.
   const keys = await page.evaluate(async () => {
     const db = await new Promise<IDBDatabase>((resolve, reject) => {
       const open = indexedDB.open('dial');
@@ -60,17 +61,18 @@ test('a UK mobile number signs up, gets a wallet, and signing back in opens the 
   await expect(page.getByRole('button', { name: /^Country/ })).toHaveAccessibleName(/United Kingdom|\+44/);
   const seenAgain = await requestCode(page, e164);
   // The wallet opens once: the opening the app starts as the code is accepted (before the wallet screen
-  // renders) is the one the screen shows, not a second read of the auth share beside it.
+  // renders) is the one the screen shows, not a second unlock of the device beside it.
   const walletReads: string[] = [];
   const onRequest = (request: Request) => {
-    if (request.method() === 'GET' && new URL(request.url()).pathname === '/api/wallet') {
-      walletReads.push(request.url());
+    const path = new URL(request.url()).pathname;
+    if (path === '/api/wallet' || /^\/api\/wallet\/devices\/[^/]+\/unlock$/.test(path)) {
+      walletReads.push(`${request.method()} ${path}`);
     }
   };
   page.on('request', onRequest);
   const sameAddress = await enterCodeAndOpenWallet(page, e164, seenAgain);
   expect(sameAddress).toBe(address);
-  expect(walletReads).toHaveLength(1);
+  expect(walletReads).toEqual([expect.stringMatching(/^POST \/api\/wallet\/devices\/[^/]+\/unlock$/)]);
 
   // A return visit, still signed in: the same, with the opening started as the page starts.
   await page.reload();
