@@ -59,6 +59,16 @@ describe.each(DIALECTS)('notices to the owner on %s', (dialect) => {
     ['account-secured', 'Dial: your account was secured.'],
     ['browser-forgotten', 'Dial: a browser was signed out and forgotten.'],
     ['sessions-ended', 'Dial: sessions of your account were ended.'],
+    [
+      'device-enrolled',
+      'Dial: a new device can open your wallet.',
+      'If this was not you, remove it in Settings > Devices.',
+    ],
+    [
+      'device-removed',
+      'Dial: a device was removed from your wallet.',
+      'If this was not you, open Dial: "Secure my account".',
+    ],
   ])(
     'records %s and sends it by SMS to a user with a phone, without a code',
     async (kind, opening, advice = ADVICE) => {
