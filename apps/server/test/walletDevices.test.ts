@@ -372,6 +372,24 @@ describe.each(DIALECTS)('the devices of a wallet on %s', (dialect) => {
     });
   });
 
+  it('replaces only the recovery pair at a rotation: every device still opens the wallet with its own share', async () => {
+    const t = await createTestApp(db());
+    const { token, device } = await owner(t);
+    const second = testDevice();
+    const other = (await enroll(t, token, second)).json().device;
+    const rotated = await t.app.inject({
+      method: 'PUT',
+      url: '/api/wallet/shares',
+      headers: { origin: ORIGIN, cookie: `${SESSION_COOKIE}=${token}` },
+      payload: await signedRotation(t, token, WALLET, { expectedGeneration: 1, authShare: randomShare() }),
+    });
+    expect(rotated.statusCode).toBe(200);
+    const first = await unlockDevice(t, token, device.id, device.secret);
+    expect(first.json()).toMatchObject({ generation: 2, authShare: device.authShare });
+    expect((await unlockDevice(t, token, other.id, second.secret)).json().authShare).toBe(second.authShare);
+    expect((await t.get('/api/wallet', { token })).json().devices).toBe(2);
+  });
+
   it('lists no devices, and enrolls none, for a user without a wallet', async () => {
     const t = await createTestApp(db());
     const { token } = await t.signIn('sms', PHONE);
