@@ -1,3 +1,5 @@
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 
@@ -70,5 +72,52 @@ export function ageRecoveryTries(walletAddress: string): number {
           "UPDATE rate_limits SET window_start = ? WHERE key = 'recovery:user:' || (SELECT user_id FROM wallets WHERE lower(address) = lower(?))",
         )
         .run(longAgo, walletAddress).changes,
+  );
+}
+
+/**
+ * Puts the wallet at `walletAddress` back as it was before devices (issue 28), with this browser's device
+ * split as its one split: the device's auth share becomes the wallet's (decrypted under the server's derived
+ * key, bound to the device, and encrypted again bound to the user alone, as wallets were), the devices are
+ * deleted and `legacy_split` set, as migration 0014 leaves a wallet registered before it. Returns the device
+ * that was removed.
+ */
+export function makeLegacyWallet(walletAddress: string): { userId: string; deviceId: string } {
+  const dataDir = process.env.E2E_DATA_DIR;
+  if (dataDir === undefined) throw new Error('E2E_DATA_DIR is not set (playwright.config.ts sets it)');
+  const master = Buffer.from(readFileSync(join(dataDir, 'share-encryption.key'), 'utf8').trim(), 'hex');
+  const key = Buffer.from(hkdfSync('sha256', master, new Uint8Array(0), 'dial/auth-share', 32));
+  return withDatabase((db) => {
+    const device = db
+      .prepare(
+        'SELECT d.id, d.user_id, d.auth_share_ciphertext, d.iv FROM wallet_devices d JOIN wallets w ON w.user_id = d.user_id WHERE lower(w.address) = lower(?) AND d.removed_at IS NULL',
+      )
+      .get(walletAddress) as { id: string; user_id: string; auth_share_ciphertext: string; iv: string };
+    const data = Buffer.from(device.auth_share_ciphertext, 'base64');
+    const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(device.iv, 'base64'));
+    decipher.setAAD(Buffer.from(`${device.user_id}/device/${device.id}`, 'utf8'));
+    decipher.setAuthTag(data.subarray(data.length - 16));
+    const share = Buffer.concat([decipher.update(data.subarray(0, data.length - 16)), decipher.final()]);
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', key, iv);
+    cipher.setAAD(Buffer.from(device.user_id, 'utf8'));
+    const sealed = Buffer.concat([cipher.update(share), cipher.final(), cipher.getAuthTag()]);
+    db.prepare(
+      'UPDATE wallets SET auth_share_ciphertext = ?, iv = ?, key_version = 1, legacy_split = 1 WHERE user_id = ?',
+    ).run(sealed.toString('base64'), iv.toString('base64'), device.user_id);
+    db.prepare('DELETE FROM wallet_devices WHERE user_id = ?').run(device.user_id);
+    return { userId: device.user_id, deviceId: device.id };
+  });
+}
+
+/** The devices of the wallet at `walletAddress` that are not removed, as the database holds them. */
+export function readDevices(walletAddress: string): { how: string }[] {
+  return withDatabase(
+    (db) =>
+      db
+        .prepare(
+          'SELECT d.how FROM wallet_devices d JOIN wallets w ON w.user_id = d.user_id WHERE lower(w.address) = lower(?) AND d.removed_at IS NULL',
+        )
+        .all(walletAddress) as { how: string }[],
   );
 }

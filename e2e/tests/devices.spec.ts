@@ -1,4 +1,5 @@
 import { type BrowserContext, expect, type Page, test } from '@playwright/test';
+import { makeLegacyWallet, readDevices } from './database.js';
 import { enterEmailCode, signInWithEmail, snap, uniqueEmail } from './steps.js';
 
 // Issue 28, point 1: one wallet on several browsers, each a device with a split of the key of its own, so
@@ -126,4 +127,118 @@ test('without recovery, a new browser is told where its wallet opens and how to 
   } finally {
     await fresh.close();
   }
+});
+
+test('a browser holding the share of a wallet registered before devices adopts it as its device, and its old entries go', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  await page.goto('/');
+  const address = await signInWithEmail(page, uniqueEmail('adopt'));
+
+  // The server goes back to the wallet's state before devices, with this browser's split as its one split,
+  // and this browser's store to what the app kept then: the device share of that split, in store `shares`.
+  const { userId, deviceId } = makeLegacyWallet(address);
+  const before = await page.evaluate(
+    async ({ userId, deviceId, address }) => {
+      const result = <T>(request: IDBRequest<T>) =>
+        new Promise<T>((resolve, reject) => {
+          request.onsuccess = () => resolve(request.result);
+          request.onerror = () => reject(request.error);
+        });
+      const db = await new Promise<IDBDatabase>((resolve, reject) => {
+        const request = indexedDB.open('dial');
+        request.onsuccess = () => resolve(request.result);
+        request.onerror = () => reject(request.error);
+      });
+      const key = (await result(
+        db.transaction('keys').objectStore('keys').get('device-share-key'),
+      )) as CryptoKey;
+      const sealed = (await result(
+        db.transaction('devices').objectStore('devices').get(`device:${userId}`),
+      )) as {
+        iv: Uint8Array<ArrayBuffer>;
+        ciphertext: ArrayBuffer;
+      };
+      const lower = address.toLowerCase();
+      const encode = (parts: unknown[]) => new TextEncoder().encode(JSON.stringify(parts));
+      const plain = new Uint8Array(
+        await crypto.subtle.decrypt(
+          {
+            name: 'AES-GCM',
+            iv: sealed.iv,
+            additionalData: encode(['dial-device', 1, userId, deviceId, lower]),
+          },
+          key,
+          sealed.ciphertext,
+        ),
+      );
+      const share = plain.slice(32);
+      const iv = crypto.getRandomValues(new Uint8Array(12));
+      const ciphertext = await crypto.subtle.encrypt(
+        {
+          name: 'AES-GCM',
+          iv,
+          additionalData: encode(['dial-device-share', 3, userId, lower, 1, '0123456789abcdef']),
+        },
+        key,
+        share,
+      );
+      const transaction = db.transaction(['shares', 'devices'], 'readwrite');
+      transaction.objectStore('shares').put(
+        {
+          userId,
+          shares: {
+            [`${lower}#1#0123456789abcdef`]: {
+              address,
+              generation: 1,
+              split: '0123456789abcdef',
+              iv,
+              ciphertext,
+            },
+          },
+        },
+        userId,
+      );
+      transaction.objectStore('devices').delete(`device:${userId}`);
+      await new Promise((resolve, reject) => {
+        transaction.oncomplete = resolve;
+        transaction.onerror = () => reject(transaction.error);
+      });
+      db.close();
+      return share.length;
+    },
+    { userId, deviceId, address },
+  );
+  expect(before).toBe(33);
+  expect(readDevices(address)).toEqual([]);
+
+  // Opening: the old share combines with the wallet's one auth share, and this browser enrolls as a device.
+  await page.reload();
+  await expect(page.getByRole('heading', { name: 'Your wallet', exact: true })).toBeVisible({
+    timeout: 30_000,
+  });
+  await expect(page.getByLabel('Wallet address', { exact: true })).toHaveText(address);
+  expect(readDevices(address)).toEqual([{ how: 'adopted' }]);
+  expect((await (await page.request.get('/api/wallet')).json()).legacyAuthShare).toBeNull();
+  const stores = await page.evaluate(async (userId) => {
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const request = indexedDB.open('dial');
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => reject(request.error);
+    });
+    const get = (store: string, key: string) =>
+      new Promise<unknown>((resolve, reject) => {
+        const request = db.transaction(store).objectStore(store).get(key);
+        request.onsuccess = () => resolve(request.result);
+        request.onerror = () => reject(request.error);
+      });
+    const found = { shares: await get('shares', userId), device: await get('devices', `device:${userId}`) };
+    db.close();
+    return { shares: found.shares === undefined, device: found.device !== undefined };
+  }, userId);
+  expect(stores).toEqual({ shares: true, device: true });
+  // And it opens through that device from now on.
+  await page.reload();
+  await expect(page.getByLabel('Wallet address', { exact: true })).toHaveText(address);
 });
