@@ -212,6 +212,34 @@ describe('a wallet registered before devices', () => {
     await expect(combineWalletShares([device.heldShare, decodeShare(authShare)], ADDRESS)).resolves.toBe(KEY);
   });
 
+  it('completes an adoption whose enrolment answer was lost, at the next opening', async () => {
+    const server = dialServer();
+    const { recoveryPair } = await server.register(KEY);
+    await server.makeLegacy();
+    memory.putLegacy(USER, ADDRESS, recoveryPair.heldShare);
+    const passOn = server.fetch.getMockImplementation()!;
+    server.fetch.mockImplementation(async (input, init) => {
+      const answer = await passOn(input, init);
+      if (init?.method === 'POST' && String(input) === '/api/wallet/devices')
+        throw new TypeError('Failed to fetch');
+      return answer;
+    });
+    await expect(open()).rejects.toMatchObject({ code: 'network_error' });
+    // The server enrolled the device (and gives the old split's auth share no more); this browser kept it
+    // as pending, and still its old share.
+    expect(server.count('POST /api/wallet/devices', 201)).toBe(1);
+    expect(memory.hasPending(USER)).toBe(true);
+    expect(memory.deviceId(USER)).toBeNull();
+
+    server.fetch.mockImplementation(passOn);
+    const opened = await open();
+    if ('needsRecovery' in opened) throw new Error('expected the wallet to open');
+    expect(memory.deviceId(USER)).toBe(opened.deviceId);
+    expect(memory.hasPending(USER)).toBe(false);
+    expect(memory.legacyCount(USER)).toBe(0);
+    expect(await server.wallet()).toMatchObject({ devices: 1, legacyAuthShare: null });
+  });
+
   it('does not adopt a share that does not combine with the old auth share', async () => {
     const server = dialServer();
     await server.register(KEY);
