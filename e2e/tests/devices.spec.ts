@@ -124,6 +124,10 @@ test('without recovery, a new browser is told where its wallet opens and how to 
     await expect(other.getByText(/keys were changed/)).toHaveCount(0);
     await expect(other.getByLabel('Recovery password')).toHaveCount(0);
     await snap(other, 'devices-no-recovery');
+    // The way forward is one press away: the page where this browser enters the other device's code.
+    await other.getByRole('button', { name: 'Enter a code from my other device' }).click();
+    await expect(other.getByRole('heading', { name: 'Open your wallet on this device' })).toBeVisible();
+    await expect(other).toHaveURL(/\/link$/);
   } finally {
     await fresh.close();
   }

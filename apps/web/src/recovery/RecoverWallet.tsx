@@ -5,6 +5,8 @@ import type { User } from '../api/types';
 import { DEVICE_REMOVED_MESSAGE } from '../keys/deviceRemoval';
 import type { WalletToRecover } from '../keys/openWallet';
 import { type RecoveryStage, recoverWallet } from '../keys/recoverWallet';
+import { openScreen } from '../navigation/navigate';
+import { SCREEN_PATHS } from '../navigation/routes';
 import { ConfirmWithCode } from '../reauth/ConfirmWithCode';
 import { useSignOut } from '../session/useSignOut';
 import { ErrorMessage } from '../ui/ErrorMessage';
@@ -15,7 +17,7 @@ import { useRotationCommit } from './useRotationCommit';
 export interface RecoverWalletProps {
   user: User;
   toRecover: WalletToRecover;
-  /** This browser is a device of the wallet now (or may be: added from another device): open the wallet. */
+  /** This browser is a device of the wallet now: open the wallet. */
   onRecovered(): void;
   onSignedOut(): void;
 }
@@ -32,7 +34,8 @@ const STAGE_LABELS: Record<RecoveryStage | 'saving', string> = {
  * "Recover your wallet": this browser is not one of the wallet's devices (a new browser, cleared data, or
  * removed on another device). The recovery password or passkey unlocks the recovery share and this browser
  * becomes one more device of the wallet; no other device is touched. Or the person adds this browser from a
- * device that opens the wallet (Settings › Devices › Add a device, on that device), then opens it here.
+ * device that opens the wallet (Settings › Devices › Add a device, on that device) and enters its code here
+ * (`/link`).
  * Without recovery set up, only the second way is offered.
  */
 export default function RecoverWallet({ user, toRecover, onRecovered, onSignedOut }: RecoverWalletProps) {
@@ -125,14 +128,14 @@ export default function RecoverWallet({ user, toRecover, onRecovered, onSignedOu
         ) : (
           <p>
             Your wallet opens on the devices you use it on. To use it here, add this browser from one of them:{' '}
-            <strong>Settings › Devices › Add a device</strong>, on that device.
+            <strong>Settings › Devices › Add a device</strong>, on that device, then enter the code it shows.
           </p>
         )
       ) : (
         <p>
           To use it here, recover it with your recovery {secretName}, or add this browser from a device your
-          wallet opens on (<strong>Settings › Devices › Add a device</strong>, on that device). Your other
-          devices keep working either way.
+          wallet opens on (<strong>Settings › Devices › Add a device</strong>, on that device) and enter the
+          code it shows. Your other devices keep working either way.
         </p>
       )}
       {recovery === null ? null : method === 'password' ? (
@@ -180,8 +183,13 @@ export default function RecoverWallet({ user, toRecover, onRecovered, onSignedOu
         </>
       )}
       {(recovery !== null || toRecover.wallet.devices > 0) && (
-        <button type="button" className="button button-secondary" onClick={onRecovered} disabled={working}>
-          I added this browser from another device
+        <button
+          type="button"
+          className="button button-secondary"
+          onClick={() => openScreen(SCREEN_PATHS['link-device'])}
+          disabled={working}
+        >
+          Enter a code from my other device
         </button>
       )}
       {signOut.error !== null && <ErrorMessage error={signOut.error} />}
