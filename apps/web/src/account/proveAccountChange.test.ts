@@ -5,8 +5,9 @@ import { withDialServer } from '../keys/testing/dialServer';
 import { TEST_WALLET_ADDRESS, TEST_WALLET_KEY } from '../keys/testing/testWallet';
 
 /**
- * The account key's proof on a browser that holds its device share: the real server issues the challenge
- * and gives the auth share; the in-memory stand-in for the IndexedDB store holds the device share.
+ * The account key's proof on a browser that is a device of the wallet: the real server issues the challenge
+ * and gives the device's auth share to its secret; the in-memory stand-in for the IndexedDB store holds the
+ * device.
  */
 const memory = await vi.hoisted(async () =>
   (await import('../keys/testing/memoryDeviceStore')).memoryDeviceStore(),
@@ -16,6 +17,7 @@ vi.mock('../keys/legacyShares', () => ({ legacyShares: memory.legacyStore }));
 
 const { proveAccountChange, requireAccountProof } = await import('./proveAccountChange');
 const { deviceStore } = await import('../keys/deviceStore');
+const { onDeviceRemoved } = await import('../keys/deviceRemoval');
 
 const dialServer = withDialServer();
 let USER = '';
@@ -35,7 +37,7 @@ async function holdWallet(keep = true) {
 }
 
 describe('proveAccountChange', () => {
-  it("signs exactly the change with the key rebuilt from this browser's device share, asking no wallet", async () => {
+  it("signs exactly the change with the key rebuilt through this browser's device, asking no wallet", async () => {
     await holdWallet();
     const findWallet = vi.fn(async () => null);
     const attempt = await proveAccountChange(
@@ -79,12 +81,29 @@ describe('proveAccountChange', () => {
     ).resolves.toBe(true);
   });
 
-  it('gives no proof, and says why, when this browser holds no device share of the wallet', async () => {
+  it('gives no proof, and says why, when this browser is no device of the wallet', async () => {
     await holdWallet(false);
     await expect(proveAccountChange(USER, { action: 'secure-account' })).resolves.toEqual({
       proof: null,
       reason: 'no-device-share',
     });
+  });
+
+  it('gives no proof from a browser removed from the wallet on another device, which forgets it and tells', async () => {
+    const server = dialServer();
+    const { device } = await server.register(TEST_WALLET_KEY);
+    await deviceStore.save(USER, device);
+    await server.enroll(TEST_WALLET_KEY, 'recovered');
+    await server.removeDevice(TEST_WALLET_KEY, device.deviceId);
+    const reported = vi.fn();
+    const stop = onDeviceRemoved(reported);
+    await expect(proveAccountChange(USER, { action: 'secure-account' })).resolves.toEqual({
+      proof: null,
+      reason: 'no-device-share',
+    });
+    stop();
+    expect(reported).toHaveBeenCalledOnce();
+    await expect(deviceStore.load(USER)).resolves.toBeNull();
   });
 
   it('gives no proof for an account that has no key yet', async () => {
