@@ -1,7 +1,6 @@
 import { proofBody } from '../account/accountChangesApi';
 import { type ChangeOutcome, makeAccountChange } from '../account/makeAccountChange';
 import { type Answer, type Body, callApi } from '../api/client';
-import type { AccountProof } from '../api/types';
 
 /** A device that can open the wallet (`listDevices`). */
 export type DeviceInfo = Answer<'listDevices'>['devices'][number];
@@ -20,7 +19,7 @@ export async function listDevices(signal?: AbortSignal): Promise<DeviceInfo[]> {
  * the cooling-off period). Rejects with `device_not_found` when it is gone already.
  */
 export function removeDevice(userId: string, id: string): Promise<ChangeOutcome<true>> {
-  return makeAccountChange(userId, { action: 'remove-device', id }, async (proof: AccountProof | null) => {
+  return makeAccountChange(userId, { action: 'remove-device', id }, async (proof) => {
     const answer = await callApi('removeDevice', { params: { id }, body: proofBody(proof) });
     return 'pending' in answer ? answer : answer.removed;
   });
