@@ -1,7 +1,7 @@
 import { useRef } from 'react';
 import { PanelHeading } from '../ui/PanelHeading';
-import { useCopyText } from '../ui/useCopyText';
 import { QrCode } from '../ui/QrCode';
+import { useCopyText } from '../ui/useCopyText';
 
 interface ReceivePanelProps {
   address: `0x${string}`;

@@ -1,8 +1,8 @@
 import { shortenAddress } from '@dial/core';
 import { type KeyboardEvent, useEffect, useRef } from 'react';
 import { ErrorMessage } from '../ui/ErrorMessage';
-import { useCopyText } from '../ui/useCopyText';
 import { QrCode } from '../ui/QrCode';
+import { useCopyText } from '../ui/useCopyText';
 import type { WalletConnectConnection } from './connectWithWalletConnect';
 import { useWalletConnectSignIn } from './useWalletConnectSignIn';
 
