@@ -266,6 +266,13 @@ describe.each(DIALECTS)('the devices of a wallet on %s', (dialect) => {
       'device-removed',
       'Unknown browser was removed: the key share it holds opens your wallet no more',
     ]);
+    // Every open page of the account hears that the keys changed, so the removed browser checks its device.
+    const events = await db()
+      .selectFrom('wallet_events')
+      .select(['kind', 'payload'])
+      .where('user_id', '=', await userIdOf(t, token))
+      .execute();
+    expect(events.map((event) => event.kind)).toContain('keys');
     // Removing it again, or another user's device: 404.
     const again = await accountProof(t, token, WALLET, { action: 'remove-device', target });
     const twice = await t.post(`/api/wallet/devices/${device.id}/remove`, { proof: again }, { token });

@@ -367,6 +367,15 @@ async function applyChange(
       await tell(ctx, userId, 'device-removed', how.log, {
         summary: `${removed.name} was removed: the key share it holds opens your wallet no more`,
       });
+      // The removed browser's open page checks its device at once (the recovery pair is unchanged).
+      const wallet = await db
+        .selectFrom('wallets')
+        .select('share_generation')
+        .where('user_id', '=', userId)
+        .executeTakeFirst();
+      if (wallet !== undefined) {
+        await publishWalletEvent(ctx, userId, { kind: 'keys', generation: Number(wallet.share_generation) });
+      }
       return { removed: true };
     }
   }
