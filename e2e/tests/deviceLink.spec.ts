@@ -87,10 +87,16 @@ test('a browser added by QR code opens the wallet with no password, and once rem
   await expect(page.getByRole('status').first()).toContainText('can no longer open your wallet');
   await expect(devices.getByRole('listitem')).toHaveCount(1);
 
-  await other.goto('/');
+  // Its open page hears at once (the live stream) and says so, in place of the wallet.
   await expect(other.getByText(/removed from your wallet/)).toBeVisible({ timeout: 30_000 });
   await expect(other.getByRole('heading', { name: 'Your wallet', exact: true })).toHaveCount(0);
   await snap(other, 'removed-device');
+  // Opened again, it is a browser like any other that is not a device of the wallet.
+  await other.goto('/');
+  await expect(other.getByRole('heading', { name: 'Your wallet is on another device' })).toBeVisible({
+    timeout: 30_000,
+  });
+  await expect(other.getByRole('button', { name: 'Enter a code from my other device' })).toBeVisible();
   await otherContext.close();
 });
 
