@@ -3,6 +3,7 @@ import type { TypedApp } from '../http/typedApp.js';
 import { registerAccountSessionRoutes } from './accountSessionRoutes.js';
 import { registerBrowserRoutes } from './browserRoutes.js';
 import { registerMethodRoutes } from './methodRoutes.js';
+import { registerPasskeyLinkRoutes } from './passkeyLinkRoutes.js';
 import { registerWalletLinkRoutes } from './walletLinkRoutes.js';
 
 /**
@@ -14,6 +15,7 @@ import { registerWalletLinkRoutes } from './walletLinkRoutes.js';
 export function registerAccount(app: TypedApp, ctx: AppContext): void {
   registerMethodRoutes(app, ctx);
   registerWalletLinkRoutes(app, ctx);
+  registerPasskeyLinkRoutes(app, ctx);
   registerAccountSessionRoutes(app, ctx);
   registerBrowserRoutes(app, ctx);
 }

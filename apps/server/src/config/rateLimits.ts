@@ -21,6 +21,7 @@ export type LimitName =
   | 'siweNoncesPerIp'
   | 'siweChainChecksPerDevice'
   | 'siweChainChecksPerIp'
+  | 'passkeyChallengesPerIp'
   | 'walletRecoveryPerUser'
   | 'walletChallengesPerUser'
   | 'walletLookupsPerUser'
@@ -98,6 +99,10 @@ export const RATE_LIMITS: RateLimits = Object.freeze({
   siweChainChecksPerDevice: { max: 10, windowSeconds: TEN_MINUTES },
   /** The same checks from one IP address (an IPv6 client by its prefix): fresh browsers do not multiply them. */
   siweChainChecksPerIp: { max: 30, windowSeconds: TEN_MINUTES },
+  // Passkeys (WebAuthn): a challenge is a row until used or swept; an assertion is checked locally (one
+  // signature, no RPC) against a challenge used once, so the rows are what needs bounding.
+  /** Passkey challenges (sign-up, sign-in, link) asked from one IP address: each is a row until swept. */
+  passkeyChallengesPerIp: { max: 30, windowSeconds: TEN_MINUTES },
 
   // The wallet.
   /**

@@ -12,6 +12,7 @@ import * as identitiesByKind from './0010_identities_by_kind.js';
 import * as userDisplayColumns from './0011_user_display_columns.js';
 import * as historyPageIndexes from './0012_history_page_indexes.js';
 import * as accountOwnership from './0013_account_ownership.js';
+import * as passkeys from './0015_passkeys.js';
 
 /**
  * Every migration, by name, in the order they run. A static list rather than a folder read at run time, so
@@ -31,6 +32,8 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0011_user_display_columns': userDisplayColumns,
   '0012_history_page_indexes': historyPageIndexes,
   '0013_account_ownership': accountOwnership,
+  // 0014 is another branch's (issue 28's devices); the gap closes when both are merged.
+  '0015_passkeys': passkeys,
 };
 
 /** Kysely's `MigrationProvider` over {@link MIGRATIONS}. */
