@@ -1,0 +1,71 @@
+import { passkeyChangeChallenge } from '@dial/core';
+import { callApi } from '../api/client';
+import type { StepUpProof, User } from '../api/types';
+import { createPasskey, getAssertion } from './webauthn';
+
+/**
+ * The passkey ceremonies against the server (each options request, then the browser, then the check), in
+ * the lazy chunk the sign-in screen and settings load when a passkey is used.
+ */
+
+/** Signs in with a passkey: a prompt, or (`conditional`) the passkey autofill until `signal` aborts it. */
+export async function signInWithPasskey(how: { conditional?: boolean; signal?: AbortSignal } = {}) {
+  const { options } = await callApi('passkeySignInOptions', { signal: how.signal });
+  const credential = await getAssertion(options, how);
+  return callApi('passkeySignIn', { body: { credential } });
+}
+
+/** Creates a new account with a passkey alone. */
+export async function signUpWithPasskey(): Promise<{ user: User; isNewUser: boolean }> {
+  const { options } = await callApi('passkeySignUpOptions');
+  const credential = await createPasskey(options);
+  return callApi('passkeySignUp', { body: { credential } });
+}
+
+/** Adds a passkey to the signed-in account, `proof` making it at once (else it waits: 202). */
+export async function linkPasskey(
+  name: string,
+  prove: (credentialId: string) => Promise<StepUpProof | null>,
+) {
+  const { options } = await callApi('linkPasskeyOptions');
+  const credential = await createPasskey(options);
+  const proof = await prove(credential.id);
+  return callApi('linkPasskey', {
+    body: {
+      credential,
+      ...(name.trim() === '' ? {} : { name: name.trim() }),
+      ...(proof === null ? {} : { proof }),
+    },
+  });
+}
+
+/**
+ * A passkey's step-up proof of one change: the account's passkeys are asked to sign core's
+ * `passkeyChangeChallenge` over it. The person picks one of them; since the challenge names the passkey, the
+ * browser is asked per passkey, the first of the account's that this device holds.
+ */
+export async function provePasskey(
+  fields: {
+    action: Parameters<typeof passkeyChangeChallenge>[0]['action'];
+    target: string;
+    challenge: string;
+    userId: string;
+  },
+  passkeys: readonly string[],
+): Promise<StepUpProof> {
+  // One prompt: the passkey is not known until it answers, so the challenge cannot name it. Each passkey of
+  // the account is offered its own challenge in turn, which the browser shows only for one it holds.
+  let lastError: unknown;
+  for (const credentialId of passkeys) {
+    try {
+      const passkey = await getAssertion(
+        { challenge: passkeyChangeChallenge({ ...fields, credentialId }) },
+        { allow: [credentialId] },
+      );
+      return { challenge: fields.challenge, passkey };
+    } catch (error) {
+      lastError = error;
+    }
+  }
+  throw lastError;
+}
