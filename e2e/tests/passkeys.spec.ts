@@ -160,10 +160,10 @@ test('the sign-in form offers passkeys in its autofill (conditional mediation on
 }) => {
   const authenticator = await addAuthenticator(context, page);
   await page.goto('/');
+  await expect(page.getByLabel('Phone number')).toHaveAttribute('autocomplete', 'tel-national webauthn');
   await page.getByRole('button', { name: 'Create an account with a passkey' }).click();
   await expect(wallet(page)).toBeVisible({ timeout: 30_000 });
   await page.getByRole('button', { name: 'Sign out' }).click();
-  await expect(page.getByLabel('Phone number')).toHaveAttribute('autocomplete', 'tel-national webauthn');
   // The page asks for a conditional assertion once the form shows; the virtual authenticator answers it at
   // once (it needs no pick), which signs in.
   await expect(wallet(page)).toBeVisible({ timeout: 30_000 });

@@ -40,6 +40,7 @@ describe.each(DIALECTS)('storage on %s', (dialect) => {
         'otp_codes',
         'price_quotes',
         'outbox_messages',
+        'passkeys',
         'proof_of_work_uses',
         'rate_limits',
         'recovery_shares',
@@ -51,6 +52,7 @@ describe.each(DIALECTS)('storage on %s', (dialect) => {
         'wallet_credits',
         'wallet_events',
         'wallets',
+        'webauthn_challenges',
       ].sort(),
     );
   });

@@ -8,10 +8,22 @@ import { createPasskey, getAssertion } from './webauthn';
  * the lazy chunk the sign-in screen and settings load when a passkey is used.
  */
 
-/** Signs in with a passkey: a prompt, or (`conditional`) the passkey autofill until `signal` aborts it. */
-export async function signInWithPasskey(how: { conditional?: boolean; signal?: AbortSignal } = {}) {
-  const { options } = await callApi('passkeySignInOptions', { signal: how.signal });
-  const credential = await getAssertion(options, how);
+/**
+ * Signs in with a passkey: a prompt, or (`conditional`) the passkey autofill until `signal` aborts it. The
+ * autofill is offered in the background on every visit of the form, so until a passkey is picked it fails
+ * silently (`null`: no options, a rate limit, a browser that refuses): the person asked for nothing yet.
+ */
+export async function signInWithPasskey(
+  how: { conditional?: boolean; signal?: AbortSignal } = {},
+): Promise<{ user: User; isNewUser: boolean } | null> {
+  let credential: Awaited<ReturnType<typeof getAssertion>>;
+  try {
+    const { options } = await callApi('passkeySignInOptions', { signal: how.signal });
+    credential = await getAssertion(options, how);
+  } catch (error) {
+    if (how.conditional) return null;
+    throw error;
+  }
   return callApi('passkeySignIn', { body: { credential } });
 }
 

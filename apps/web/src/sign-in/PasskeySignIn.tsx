@@ -1,4 +1,3 @@
-import { isDialError } from '@dial/core';
 import { useEffect, useRef, useState } from 'react';
 import type { User } from '../api/types';
 import { PASSKEY_PURPOSE, passkeysPossible } from '../passkeys/passkeyPurpose';
@@ -36,10 +35,11 @@ export function PasskeySignIn({ onSignedIn }: PasskeySignInProps) {
         if (controller.signal.aborted) return;
         const { signInWithPasskey } = await import('../passkeys/passkeyCeremonies');
         try {
-          const { user } = await signInWithPasskey({ conditional: true, signal: controller.signal });
-          signedIn.current(user);
+          const answer = await signInWithPasskey({ conditional: true, signal: controller.signal });
+          if (answer !== null) signedIn.current(answer.user);
         } catch (caught) {
-          if (!controller.signal.aborted && !isDialError(caught, 'user_rejected')) setError(caught);
+          // A passkey was picked and the server refused it (not this site's account, say): say why.
+          if (!controller.signal.aborted) setError(caught);
         }
       })();
     }, 0);
@@ -57,8 +57,8 @@ export function PasskeySignIn({ onSignedIn }: PasskeySignInProps) {
     setError(null);
     try {
       const { signInWithPasskey, signUpWithPasskey } = await import('../passkeys/passkeyCeremonies');
-      const { user } = what === 'sign-in' ? await signInWithPasskey() : await signUpWithPasskey();
-      onSignedIn(user);
+      const answer = what === 'sign-in' ? await signInWithPasskey() : await signUpWithPasskey();
+      if (answer !== null) onSignedIn(answer.user);
     } catch (caught) {
       setError(caught);
       setBusy(null);
