@@ -52,9 +52,11 @@ export async function linkPasskey(
 }
 
 /**
- * A passkey's step-up proof of one change: the account's passkeys are asked to sign core's
- * `passkeyChangeChallenge` over it. The person picks one of them; since the challenge names the passkey, the
- * browser is asked per passkey, the first of the account's that this device holds.
+ * A passkey's step-up proof of one change: one of the account's trusted passkeys signs core's
+ * `passkeyChangeChallenge` over it. The challenge names the passkey, so it must be chosen before the browser
+ * is asked: each passkey of the account is asked in turn (`allowCredentials` naming it alone), and the first
+ * that answers proves the change. A device holding only a later one of them may show the browser's "no
+ * passkey" prompt for the earlier ones first; a refusal of the last is what is thrown.
  */
 export async function provePasskey(
   fields: {
@@ -65,8 +67,6 @@ export async function provePasskey(
   },
   passkeys: readonly string[],
 ): Promise<StepUpProof> {
-  // One prompt: the passkey is not known until it answers, so the challenge cannot name it. Each passkey of
-  // the account is offered its own challenge in turn, which the browser shows only for one it holds.
   let lastError: unknown;
   for (const credentialId of passkeys) {
     try {
