@@ -40,6 +40,7 @@ describe.each(DIALECTS)('storage on %s', (dialect) => {
         'otp_codes',
         'price_quotes',
         'outbox_messages',
+        'passkeys',
         'proof_of_work_uses',
         'rate_limits',
         'recovery_shares',
@@ -53,6 +54,7 @@ describe.each(DIALECTS)('storage on %s', (dialect) => {
         'wallet_events',
         'wallet_links',
         'wallets',
+        'webauthn_challenges',
       ].sort(),
     );
   });

@@ -6,4 +6,5 @@
  */
 export type { Database } from '../src/db/database.js';
 export { type TestDialect, useTestDatabase } from './databases.js';
+export { type SoftAuthenticator, softAuthenticator } from './softAuthenticator.js';
 export { createTestApp, ORIGIN, PHONE, type TestApp } from './testApp.js';

@@ -2,10 +2,10 @@
 import { OTP_CODE_LENGTH } from '@dial/core';
 import { type Static, Type } from 'typebox';
 import {
-  AccountProofSchema,
   PendingAnswerSchema,
   PROOF_ERRORS,
   ProofOnlyBodySchema,
+  StepUpProofSchema,
 } from './accountChanges.js';
 import { defineRoute, RATE_LIMIT_ERRORS } from './defineRoute.js';
 import { ENDPOINTS } from './endpoints.js';
@@ -16,11 +16,19 @@ const IdSchema = Type.String({ format: 'uuid' });
 
 export const SignInMethodSchema = Type.Object({
   id: IdSchema,
-  kind: Type.Enum(['phone', 'email', 'wallet']),
+  kind: Type.Enum(['phone', 'email', 'wallet', 'passkey']),
   value: Type.String({
     description:
-      'In full (it is the owner asking): E.164, the lower-case e-mail address, or the checksummed address.',
+      "In full (it is the owner asking): E.164, the lower-case e-mail address, the checksummed address, or a passkey's credential id.",
   }),
+  name: Type.Optional(
+    Type.String({ description: 'Passkeys only: its name (given by its owner, or its provider’s).' }),
+  ),
+  lastUsedAt: Type.Optional(
+    Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+      description: 'Passkeys only: when it last signed in or proved a change; null when never.',
+    }),
+  ),
   findable: Type.Union([Type.Boolean(), Type.Null()], {
     description:
       'Phone numbers: whether others may find this account by it for send-to-phone. Null for others.',
@@ -36,7 +44,7 @@ export type SignInMethod = Static<typeof SignInMethodSchema>;
 
 const MethodAnswer = Type.Object({ method: SignInMethodSchema });
 /** What linking can be refused for, however the method was proven. */
-const LINK_ERRORS = ['method_taken', 'method_already_linked', 'methods_limit_reached'] as const;
+export const LINK_ERRORS = ['method_taken', 'method_already_linked', 'methods_limit_reached'] as const;
 
 export const listMethodsRoute = defineRoute({
   ...ENDPOINTS.listMethods,
@@ -88,7 +96,7 @@ export const linkCodeVerifyRoute = defineRoute({
     channel: ChannelSchema,
     to: Type.String({ minLength: 1, maxLength: 320 }),
     code: Type.String({ pattern: `^[0-9]{${OTP_CODE_LENGTH}}$` }),
-    proof: Type.Optional(AccountProofSchema),
+    proof: Type.Optional(StepUpProofSchema),
   }),
   response: { 200: MethodAnswer, 202: PendingAnswerSchema },
   errors: [
@@ -118,7 +126,7 @@ export const linkWalletRoute = defineRoute({
   summary:
     "Checks a signed SIWE message with a link nonce; when it holds, links the message's address: at once with the proof (200), else after the cooling-off period (202).",
   session: true,
-  body: Type.Object({ ...SignedSiweMessageSchema.properties, proof: Type.Optional(AccountProofSchema) }),
+  body: Type.Object({ ...SignedSiweMessageSchema.properties, proof: Type.Optional(StepUpProofSchema) }),
   response: { 200: MethodAnswer, 202: PendingAnswerSchema },
   errors: [...SIWE_ERRORS, ...LINK_ERRORS, ...PROOF_ERRORS, ...RATE_LIMIT_ERRORS],
 });
@@ -131,7 +139,7 @@ export const updateMethodRoute = defineRoute({
   session: true,
   params: Type.Object({ id: IdSchema }),
   body: Type.Object(
-    { findable: Type.Boolean(), proof: Type.Optional(AccountProofSchema) },
+    { findable: Type.Boolean(), proof: Type.Optional(StepUpProofSchema) },
     { additionalProperties: false },
   ),
   response: { 200: MethodAnswer, 202: PendingAnswerSchema },
@@ -167,7 +175,7 @@ export const SessionInfoSchema = Type.Object({
   device: Type.String({
     description: 'The browser and system, read from its User-Agent (e.g. "Chrome on macOS").',
   }),
-  method: Type.Union([Type.Enum(['phone', 'email', 'wallet']), Type.Null()], {
+  method: Type.Union([Type.Enum(['phone', 'email', 'wallet', 'passkey']), Type.Null()], {
     description: 'How it signed in; null for sessions older than this field.',
   }),
   createdAt: Type.String({ format: 'date-time' }),

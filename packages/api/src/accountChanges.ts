@@ -4,6 +4,7 @@ import { type Static, Type } from 'typebox';
 import { defineRoute, RATE_LIMIT_ERRORS } from './defineRoute.js';
 import { ENDPOINTS } from './endpoints.js';
 import { ADDRESS_PATTERN, HexString } from './shapes.js';
+import { CredentialIdSchema, PasskeyAssertionSchema } from './webauthnShapes.js';
 
 const IdSchema = Type.String({ format: 'uuid' });
 const AddressSchema = Type.String({ pattern: ADDRESS_PATTERN });
@@ -40,9 +41,36 @@ export const AccountProofSchema = Type.Object(
 /** The account key's signature over a single-use challenge and exactly one change. */
 export type AccountProof = Static<typeof AccountProofSchema>;
 
+export const PasskeyProofSchema = Type.Object(
+  {
+    challenge: Type.String({
+      pattern: '^[A-Za-z0-9_-]{43}$',
+      description: 'The challenge from `POST /api/account/proof`, as given.',
+    }),
+    passkey: PasskeyAssertionSchema,
+  },
+  {
+    additionalProperties: false,
+    description:
+      "Step-up proof by a passkey: an assertion (user verified) of one of the account's trusted passkeys over " +
+      "core's `passkeyChangeChallenge` for this change, the challenge and this passkey.",
+  },
+);
+
+/** A passkey's assertion over a single-use challenge and exactly one change. */
+export type PasskeyProof = Static<typeof PasskeyProofSchema>;
+
+export const StepUpProofSchema = Type.Union([AccountProofSchema, PasskeyProofSchema], {
+  description:
+    "Step-up proof: the account key's signature, or an assertion of one of the account's trusted passkeys.",
+});
+
+/** Either proof a change to the account takes at once: the key's signature or a passkey's assertion. */
+export type StepUpProof = Static<typeof StepUpProofSchema>;
+
 /** A body that carries nothing but an optional proof. */
 export const ProofOnlyBodySchema = Type.Object(
-  { proof: Type.Optional(AccountProofSchema) },
+  { proof: Type.Optional(StepUpProofSchema) },
   { additionalProperties: false },
 );
 
@@ -80,6 +108,7 @@ export const PROOF_ERRORS = [
   'account_proof_required',
   'wallet_proof_invalid',
   'wallet_proof_expired',
+  'passkey_invalid',
 ] as const;
 
 export const accountProofRoute = defineRoute({
@@ -95,6 +124,10 @@ export const accountProofRoute = defineRoute({
       expiresAt: Type.String({ format: 'date-time' }),
       signers: Type.Array(SignerSchema, {
         description: 'Addresses whose signature proves a change: the embedded wallet, else trusted wallets.',
+      }),
+      passkeys: Type.Array(CredentialIdSchema, {
+        description:
+          "The credential ids of the account's trusted passkeys, whose assertion proves a change too.",
       }),
     }),
   },
@@ -139,7 +172,7 @@ export const secureAccountRoute = defineRoute({
   summary:
     '"Secure my account", with the proof: ends every other session, removes the methods linked without proof, cancels pending changes and forgets every other browser.',
   session: true,
-  body: Type.Object({ proof: AccountProofSchema }, { additionalProperties: false }),
+  body: Type.Object({ proof: StepUpProofSchema }, { additionalProperties: false }),
   response: {
     200: Type.Object({
       endedSessions: Type.Integer({ minimum: 0 }),

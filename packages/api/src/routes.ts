@@ -45,6 +45,14 @@ import type { ENDPOINTS, RouteName } from './endpoints.js';
 import { walletEventsRoute } from './events.js';
 import { listNoticesRoute, markNoticesReadRoute } from './notices.js';
 import { onrampSessionRoute } from './onramp.js';
+import {
+  linkPasskeyOptionsRoute,
+  linkPasskeyRoute,
+  passkeySignInOptionsRoute,
+  passkeySignInRoute,
+  passkeySignUpOptionsRoute,
+  passkeySignUpRoute,
+} from './passkeys.js';
 import { pricesRoute } from './prices.js';
 import { lookupRecipientRoute } from './recipients.js';
 import { getRecoveryRoute, recoveryFailedRoute, recoveryOprfRoute } from './recovery.js';
@@ -72,6 +80,12 @@ export const ROUTES = {
   otpVerify: otpVerifyRoute,
   siweNonce: siweNonceRoute,
   siweVerify: siweVerifyRoute,
+  passkeySignUpOptions: passkeySignUpOptionsRoute,
+  passkeySignUp: passkeySignUpRoute,
+  passkeySignInOptions: passkeySignInOptionsRoute,
+  passkeySignIn: passkeySignInRoute,
+  linkPasskeyOptions: linkPasskeyOptionsRoute,
+  linkPasskey: linkPasskeyRoute,
   linkWalletNonce: linkWalletNonceRoute,
   linkWallet: linkWalletRoute,
   me: meRoute,

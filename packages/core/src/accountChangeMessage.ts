@@ -55,7 +55,7 @@ export interface AccountChangeFields {
  */
 export function accountChangeTarget(
   change:
-    | { action: 'link-method'; kind: 'phone' | 'email' | 'wallet'; value: string }
+    | { action: 'link-method'; kind: 'phone' | 'email' | 'wallet' | 'passkey'; value: string }
     | { action: 'set-findable'; id: string; findable: boolean }
     | {
         action: 'remove-method' | 'use-wallet' | 'cancel-change' | 'forget-browser' | 'remove-device';

@@ -57,6 +57,9 @@ export type ErrorCode =
   | 'siwe_nonce_invalid'
   | 'siwe_nonce_used'
   | 'siwe_signature_invalid'
+  | 'passkey_challenge_invalid'
+  | 'passkey_invalid'
+  | 'passkey_unknown'
   | 'method_taken'
   | 'method_already_linked'
   | 'last_method'
@@ -281,6 +284,20 @@ export const ERROR_CATALOGUE: Readonly<Record<ErrorCode, ErrorSpec>> = {
     status: 401,
     message:
       'The signature does not match the wallet in the sign-in message. Sign again with the same wallet.',
+  },
+  passkey_challenge_invalid: {
+    status: 400,
+    message: 'That passkey request expired or was already used. Try your passkey again.',
+  },
+  passkey_invalid: {
+    status: 401,
+    message:
+      'Your passkey could not be verified (it was made for another site, skipped the fingerprint, face or screen lock, or its signature did not hold). Try again.',
+  },
+  passkey_unknown: {
+    status: 401,
+    message:
+      'That passkey is not a sign-in method of any Dial account here. Sign in another way, or use another passkey.',
   },
   method_taken: {
     status: 409,

@@ -36,6 +36,7 @@ export * from './normalizeOnrampAmount.js';
 export * from './oneTimeCode.js';
 export * from './onrampOffers.js';
 export * from './parsePhone.js';
+export * from './passkeyChangeChallenge.js';
 export * from './readAddress.js';
 export * from './readE164.js';
 export * from './readInternationalPhone.js';

@@ -1,9 +1,9 @@
 import {
-  type AccountProof,
   endOtherSessionsRoute,
   endSessionRoute,
   listSessionsRoute,
   logoutEverywhereRoute,
+  type StepUpProof,
 } from '@dial/api';
 import type { FastifyRequest } from 'fastify';
 import { answerChange, changeAccount } from '../accountChanges/changeAccount.js';
@@ -24,7 +24,7 @@ import type { TypedApp } from '../http/typedApp.js';
  */
 export function registerAccountSessionRoutes(app: TypedApp, ctx: AppContext): void {
   /** Ends every other session of the account: at once with the key's proof, else asked for (`pending`). */
-  const endOtherSessions = (request: FastifyRequest, proof: AccountProof | undefined) =>
+  const endOtherSessions = (request: FastifyRequest, proof: StepUpProof | undefined) =>
     changeAccount(ctx, request, { action: 'end-sessions', id: 'all-others' }, proof);
 
   app.get(

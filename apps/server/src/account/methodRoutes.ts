@@ -49,10 +49,20 @@ export function registerMethodRoutes(app: TypedApp, ctx: AppContext): void {
     async (request) => {
       const rows = await ctx.db
         .selectFrom('identities')
-        .select(['id', 'kind', 'value', 'findable', 'trusted', 'created_at'])
-        .where('user_id', '=', request.user!.id)
-        .orderBy('created_at')
-        .orderBy('value')
+        .leftJoin('passkeys', 'passkeys.identity_id', 'identities.id')
+        .select([
+          'identities.id',
+          'identities.kind',
+          'identities.value',
+          'identities.findable',
+          'identities.trusted',
+          'identities.created_at',
+          'passkeys.name',
+          'passkeys.last_used_at',
+        ])
+        .where('identities.user_id', '=', request.user!.id)
+        .orderBy('identities.created_at')
+        .orderBy('identities.value')
         .execute();
       return {
         methods: rows.map((row) =>

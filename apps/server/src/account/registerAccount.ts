@@ -4,6 +4,7 @@ import { registerAccountSessionRoutes } from './accountSessionRoutes.js';
 import { registerBrowserRoutes } from './browserRoutes.js';
 import { registerDeviceRemoveRoutes } from './deviceRemoveRoutes.js';
 import { registerMethodRoutes } from './methodRoutes.js';
+import { registerPasskeyLinkRoutes } from './passkeyLinkRoutes.js';
 import { registerWalletLinkRoutes } from './walletLinkRoutes.js';
 
 /**
@@ -15,6 +16,7 @@ import { registerWalletLinkRoutes } from './walletLinkRoutes.js';
 export function registerAccount(app: TypedApp, ctx: AppContext): void {
   registerMethodRoutes(app, ctx);
   registerWalletLinkRoutes(app, ctx);
+  registerPasskeyLinkRoutes(app, ctx);
   registerAccountSessionRoutes(app, ctx);
   registerBrowserRoutes(app, ctx);
   registerDeviceRemoveRoutes(app, ctx);

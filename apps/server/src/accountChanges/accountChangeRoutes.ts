@@ -12,6 +12,7 @@ import { type RepeatingTask, runWhileOpen, startRepeatingTask } from '../system/
 import { accountSigners } from '../wallet/accountProof.js';
 import { issueChallenge } from '../wallet/walletProofs.js';
 import { applyDueChanges, cancelChange, listChanges, secureAccount } from './changeAccount.js';
+import { trustedPasskeys } from './stepUpProof.js';
 
 /** How often each server looks for changes whose cooling-off period has ended. */
 export const DUE_CHANGES_INTERVAL_MS = 30_000;
@@ -31,7 +32,8 @@ export function registerAccountChangeRoutes(
     { preHandler: app.requireUser, schema: accountProofRoute.schema },
     async (request, reply) => {
       const signers = await accountSigners(ctx.db, request.user!.id);
-      if (signers.length === 0) {
+      const passkeys = await trustedPasskeys(ctx.db, request.user!.id);
+      if (signers.length === 0 && passkeys.length === 0) {
         throw new DialError('account_proof_required', {
           message:
             'This account has no wallet key yet to confirm changes with, so changes wait out their cooling-off period.',
@@ -39,7 +41,7 @@ export function registerAccountChangeRoutes(
         });
       }
       const issued = await issueChallenge(ctx, request, 'account-change');
-      return reply.code(201).send({ ...issued, signers });
+      return reply.code(201).send({ ...issued, signers, passkeys });
     },
   );
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { AccountChange, AccountProof } from '@dial/api';
+import type { AccountChange, StepUpProof } from '@dial/api';
 import { type AccountChangeAction, accountChangeTarget, DAY_MS, DialError, HOUR_MS } from '@dial/core';
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import { type Kysely, sql } from 'kysely';
@@ -7,18 +7,21 @@ import type { AppContext } from '../appContext.js';
 import { forgetBrowser } from '../auth/browsers.js';
 import { describeUserAgent } from '../auth/describeUserAgent.js';
 import { checkLinkable, linkMethod } from '../auth/linkMethod.js';
+import type { NewPasskey } from '../auth/passkeys/passkeyCeremonies.js';
+import { storePasskey } from '../auth/passkeys/passkeyStore.js';
 import { sessionHashOf } from '../auth/reauthentication.js';
 import type { AccountChangesTable, Database, IdentityKind } from '../db/database.js';
 import { dialectOf } from '../db/dialectOf.js';
 import { isSessionLive } from '../db/sessionLiveness.js';
 import { publishWalletEvent } from '../events/walletEvents.js';
 import { type NoticeKind, notifyOwner, type Recipient } from '../notices/notifyOwner.js';
-import { accountSigners, verifyAccountProof } from '../wallet/accountProof.js';
+import { accountSigners } from '../wallet/accountProof.js';
 import { ownLiveDevice, removeDevice } from '../wallet/deviceStore.js';
+import { canProve, verifyStepUp } from './stepUpProof.js';
 
 /** A change to the account that a session may ask for, with or without the key's proof. */
 export type AccountChangeRequest =
-  | { action: 'link-method'; kind: IdentityKind; value: string }
+  | { action: 'link-method'; kind: IdentityKind; value: string; passkey?: NewPasskey }
   | { action: 'remove-method'; id: string }
   | { action: 'set-findable'; id: string; findable: boolean }
   | { action: 'end-sessions'; id: string | 'all-others' }
@@ -114,13 +117,13 @@ export async function changeAccount<C extends AccountChangeRequest>(
   ctx: AppContext,
   request: FastifyRequest,
   change: C,
-  proof: AccountProof | undefined,
+  proof: StepUpProof | undefined,
 ): Promise<ChangeOutcome<Applied[C['action']]>> {
   const session = await askingSession(ctx.db, request);
   const now = ctx.now();
   if (proof !== undefined) {
-    await verifyAccountProof(
-      ctx.db,
+    await verifyStepUp(
+      ctx,
       { userId: session.userId, sessionHash: session.tokenHash },
       { action: change.action, target: accountChangeTarget(change) },
       proof,
@@ -169,20 +172,20 @@ async function checkAskable(ctx: AppContext, session: AskingSession, change: Acc
   switch (change.action) {
     case 'link-method':
       await checkLinkable(ctx.db, userId, change.value, ctx.config.maxSignInMethods);
-      return `link ${KIND_WORDS[change.kind]} ${change.value}`;
+      return `link ${describeMethod(change.kind, change.value, change.passkey?.name)}`;
     case 'remove-method': {
       const method = await ownMethod(ctx.db, userId, change.id);
       if (Number(method.trusted) === 1) {
         if (!session.trusted) throw new DialError('method_outranked');
         // The account's own methods go only with the key's proof: waiting is for what cannot be proven yet.
-        if ((await accountSigners(ctx.db, userId)).length > 0) {
+        if (await canProve(ctx.db, userId)) {
           throw new DialError('account_proof_required', {
             details: 'a trusted method is removed only with the key',
           });
         }
       }
       await refuseLastMethod(ctx.db, userId);
-      return `remove ${KIND_WORDS[method.kind]} ${method.value}`;
+      return `remove ${describeMethod(method.kind, method.value, method.name)}`;
     }
     case 'set-findable': {
       const method = await ownMethod(ctx.db, userId, change.id);
@@ -228,7 +231,13 @@ const KIND_WORDS: Record<IdentityKind, string> = {
   phone: 'the phone number',
   email: 'the e-mail address',
   wallet: 'the wallet',
+  passkey: 'the passkey',
 };
+
+/** A method in words, for the owner: its kind and value, a passkey by its name (its id means nothing to them). */
+function describeMethod(kind: IdentityKind, value: string, name: string | null | undefined): string {
+  return kind === 'passkey' ? `${KIND_WORDS.passkey} "${name ?? value}"` : `${KIND_WORDS[kind]} ${value}`;
+}
 
 function notFindable() {
   return new DialError('invalid_data', {
@@ -245,9 +254,19 @@ function notFindable() {
 export async function ownMethod(db: Kysely<Database>, userId: string, id: string) {
   const row = await db
     .selectFrom('identities')
-    .select(['id', 'kind', 'value', 'findable', 'trusted', 'created_at'])
-    .where('id', '=', id)
-    .where('user_id', '=', userId)
+    .leftJoin('passkeys', 'passkeys.identity_id', 'identities.id')
+    .select([
+      'identities.id',
+      'identities.kind',
+      'identities.value',
+      'identities.findable',
+      'identities.trusted',
+      'identities.created_at',
+      'passkeys.name',
+      'passkeys.last_used_at',
+    ])
+    .where('identities.id', '=', id)
+    .where('identities.user_id', '=', userId)
     .executeTakeFirst();
   if (row === undefined) throw new DialError('not_found', { details: 'no such sign-in method of yours' });
   return row;
@@ -275,16 +294,24 @@ async function applyChange(
   const { db } = ctx;
   switch (change.action) {
     case 'link-method': {
+      const now = ctx.now();
+      const passkey = change.passkey;
       const method = await linkMethod(
         db,
         userId,
         { kind: change.kind, value: change.value },
         ctx.config.maxSignInMethods,
-        ctx.now(),
+        now,
         how.trusted,
+        passkey === undefined
+          ? undefined
+          : async (trx, identityId) => {
+              await storePasskey(trx, { userId, identityId }, passkey, now);
+              return { name: passkey.name };
+            },
       );
       await tell(ctx, userId, 'method-linked', how.log, {
-        summary: `${KIND_WORDS[change.kind]} ${change.value} was linked`,
+        summary: `${describeMethod(change.kind, change.value, passkey?.name)} was linked`,
         skip: change.value,
       });
       return method;
@@ -315,7 +342,7 @@ async function applyChange(
             ? { channel: 'email', to: row.value }
             : undefined;
       await tell(ctx, userId, 'method-removed', how.log, {
-        summary: `${KIND_WORDS[row.kind]} ${row.value} was removed`,
+        summary: `${describeMethod(row.kind, row.value, row.name)} was removed`,
         alsoTo,
       });
       return { endedSessions: removed.endedSessions };
@@ -505,21 +532,20 @@ export async function cancelChange(
   ctx: AppContext,
   request: FastifyRequest,
   changeId: string,
-  proof: AccountProof | undefined,
+  proof: StepUpProof | undefined,
 ): Promise<AccountChange> {
   const session = await askingSession(ctx.db, request);
   const now = ctx.now();
   if (proof !== undefined) {
-    await verifyAccountProof(
-      ctx.db,
+    await verifyStepUp(
+      ctx,
       { userId: session.userId, sessionHash: session.tokenHash },
       { action: 'cancel-change', target: accountChangeTarget({ action: 'cancel-change', id: changeId }) },
       proof,
       now,
     );
-  } else {
-    const signers = await accountSigners(ctx.db, session.userId);
-    if (signers.length > 0 || !session.trusted) throw new DialError('account_proof_required');
+  } else if ((await canProve(ctx.db, session.userId)) || !session.trusted) {
+    throw new DialError('account_proof_required');
   }
   const row = await ctx.db
     .selectFrom('account_changes')
@@ -550,11 +576,11 @@ export async function cancelChange(
  * proof (but the one this session signed in with, and never the last), cancels every pending change and
  * forgets every other browser, so whoever held a code or a cookie is left with nothing.
  */
-export async function secureAccount(ctx: AppContext, request: FastifyRequest, proof: AccountProof) {
+export async function secureAccount(ctx: AppContext, request: FastifyRequest, proof: StepUpProof) {
   const session = await askingSession(ctx.db, request);
   const now = ctx.now();
-  await verifyAccountProof(
-    ctx.db,
+  await verifyStepUp(
+    ctx,
     { userId: session.userId, sessionHash: session.tokenHash },
     { action: 'secure-account', target: accountChangeTarget({ action: 'secure-account' }) },
     proof,

@@ -15,6 +15,10 @@ export interface SignInMethod {
   findable: boolean | null;
   /** Linked with the key's proof, or the account's first method (see `identities.trusted`). */
   trusted: boolean;
+  /** Passkeys only: its name. */
+  name?: string;
+  /** Passkeys only: when it last signed in or proved a change; null when never. */
+  lastUsedAt?: string | null;
   createdAt: string;
 }
 
@@ -26,6 +30,8 @@ export function toSignInMethod(row: {
   findable: number;
   trusted: number;
   created_at: string;
+  name?: string | null;
+  last_used_at?: string | null;
 }): SignInMethod {
   return {
     id: row.id,
@@ -33,13 +39,15 @@ export function toSignInMethod(row: {
     value: row.value,
     findable: row.kind === 'phone' ? row.findable === 1 : null,
     trusted: Number(row.trusted) === 1,
+    ...(row.kind === 'passkey' ? { name: row.name ?? '', lastUsedAt: row.last_used_at ?? null } : {}),
     createdAt: row.created_at,
   };
 }
 
 /**
  * Links a proven sign-in method (a phone number or e-mail address whose code was right, a wallet whose SIWE
- * signature held) to a signed-in user. Call it only after the proof: its refusals tell whether the value
+ * signature held, a passkey whose attestation held) to a signed-in user; `stored`, when given, runs in the
+ * same transaction with the new identity's id (a passkey's credential row goes in with it). Call it only after the proof: its refusals tell whether the value
  * belongs to another account.
  *
  * The cap holds under concurrency: on PostgreSQL the user's row is locked for the transaction, so two links
@@ -55,6 +63,7 @@ export async function linkMethod(
   maxMethods: number,
   now: Date,
   trusted: boolean,
+  stored?: (trx: Kysely<Database>, identityId: string) => Promise<{ name: string }>,
 ): Promise<SignInMethod> {
   try {
     return await db.transaction().execute(async (trx) => {
@@ -72,7 +81,8 @@ export async function linkMethod(
         created_at: now.toISOString(),
       };
       await trx.insertInto('identities').values(row).execute();
-      return toSignInMethod(row);
+      const extra = stored === undefined ? undefined : await stored(trx, row.id);
+      return toSignInMethod({ ...row, name: extra?.name ?? null, last_used_at: null });
     });
   } catch (error) {
     // Another request linked or signed up this value between the check and the insert.

@@ -101,6 +101,9 @@ async function findUserIdByIdentity(db: Kysely<Database>, value: string): Promis
  * at a time (sign-ins of existing users take no lock). On SQLite, one process's transactions already run
  * one at a time on its single connection.
  *
+ * `onCreated`, when given, runs in the transaction that creates a new account, after its first identity is
+ * inserted (a passkey's credential row goes in with it), and not at all for an existing account.
+ *
  * @throws {DialError} `allowlist_rejected`, `max_accounts_reached`.
  */
 export async function findOrCreateUser(
@@ -108,17 +111,22 @@ export async function findOrCreateUser(
   identity: { kind: IdentityKind; value: string },
   policy: SignUpPolicy,
   now: Date,
+  onCreated?: (trx: Transaction<Database>, made: { userId: string; identityId: string }) => Promise<void>,
 ): Promise<{ user: User; isNewUser: boolean }> {
   const existing = await findUserIdByIdentity(db, identity.value);
   if (existing !== undefined) return { user: await loadUser(db, existing), isNewUser: false };
 
   if (policy.allowlist !== null) {
+    // A passkey alone is on no list (its credential id is made at sign-up): with an allowlist, people on it
+    // sign up with their number, address or wallet, and add a passkey after.
     const allowed =
       identity.kind === 'email'
         ? policy.allowlist.emails
         : identity.kind === 'phone'
           ? policy.allowlist.phones
-          : policy.allowlist.wallets;
+          : identity.kind === 'wallet'
+            ? policy.allowlist.wallets
+            : [];
     if (!allowed.includes(identity.value)) throw new DialError('allowlist_rejected');
   }
 
@@ -132,16 +140,18 @@ export async function findOrCreateUser(
       const id = randomUUID();
       const createdAt = now.toISOString();
       await trx.insertInto('users').values({ id, created_at: createdAt }).execute();
+      const identityId = randomUUID();
       await trx
         .insertInto('identities')
         .values({
-          id: randomUUID(),
+          id: identityId,
           value: identity.value,
           kind: identity.kind,
           user_id: id,
           created_at: createdAt,
         })
         .execute();
+      if (onCreated !== undefined) await onCreated(trx, { userId: id, identityId });
       return { id, isNew: true };
     });
     return { user: await loadUser(db, created.id), isNewUser: created.isNew };

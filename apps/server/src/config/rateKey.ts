@@ -27,6 +27,7 @@ const KEY_NAMES: Readonly<Record<LimitName, string>> = Object.freeze({
   siweNoncesPerIp: 'siwe-nonce:ip',
   siweChainChecksPerDevice: 'siwe-chain-check',
   siweChainChecksPerIp: 'siwe-chain-check:ip',
+  passkeyChallengesPerIp: 'passkey-challenge:ip',
   walletRecoveryPerUser: 'recovery:user',
   walletChallengesPerUser: 'wallet-challenge:user',
   walletLookupsPerUser: 'lookup:user',

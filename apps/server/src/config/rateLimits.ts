@@ -21,6 +21,7 @@ export type LimitName =
   | 'siweNoncesPerIp'
   | 'siweChainChecksPerDevice'
   | 'siweChainChecksPerIp'
+  | 'passkeyChallengesPerIp'
   | 'walletRecoveryPerUser'
   | 'walletChallengesPerUser'
   | 'walletLookupsPerUser'
@@ -102,6 +103,12 @@ export const RATE_LIMITS: RateLimits = Object.freeze({
   siweChainChecksPerDevice: { max: 10, windowSeconds: TEN_MINUTES },
   /** The same checks from one IP address (an IPv6 client by its prefix): fresh browsers do not multiply them. */
   siweChainChecksPerIp: { max: 30, windowSeconds: TEN_MINUTES },
+  // Passkeys (WebAuthn): a challenge is a row until used or swept; an assertion is checked locally (one
+  // signature, no RPC) against a challenge used once, so the rows are what needs bounding. The sign-in form
+  // asks for one on every visit (the passkey autofill needs it up front), so the limit leaves room for many
+  // people behind one address (an office, a carrier's NAT); the autofill fails silently when it is reached.
+  /** Passkey challenges (sign-up, sign-in, link) asked from one IP address: each is a row until swept. */
+  passkeyChallengesPerIp: { max: 300, windowSeconds: TEN_MINUTES },
 
   // The wallet.
   /**

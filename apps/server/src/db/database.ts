@@ -23,6 +23,8 @@ export interface Database {
   account_events: AccountEventsTable;
   wallet_challenges: WalletChallengesTable;
   siwe_nonces: SiweNoncesTable;
+  passkeys: PasskeysTable;
+  webauthn_challenges: WebauthnChallengesTable;
   wallet_events: WalletEventsTable;
   wallet_credits: WalletCreditsTable;
   chain_watch: ChainWatchTable;
@@ -52,10 +54,11 @@ export interface UsersTable {
 type DisplayColumn = ColumnType<string | null, never, never>;
 
 /**
- * How a user signs in (a sign-in method): a phone number (E.164), an e-mail address (lower-case) or a wallet
- * they already had (its EIP-55 checksummed address, proven by a Sign-In with Ethereum signature).
+ * How a user signs in (a sign-in method): a phone number (E.164), an e-mail address (lower-case), a wallet
+ * they already had (its EIP-55 checksummed address, proven by a Sign-In with Ethereum signature) or a passkey
+ * (its WebAuthn credential id, base64url; the rest in `passkeys`, migration 0015).
  */
-export type IdentityKind = 'phone' | 'email' | 'wallet';
+export type IdentityKind = 'phone' | 'email' | 'wallet' | 'passkey';
 
 export interface IdentitiesTable {
   /** A UUID naming the method in URLs (`/api/auth/methods/:id`) without its value. */
@@ -414,6 +417,54 @@ export interface SiweNoncesTable {
   expires_at: string;
   /** When a message with it was accepted; null while unused. Kept (until swept) so a replay is told apart. */
   used_at: string | null;
+  created_at: string;
+}
+
+/**
+ * A passkey (WebAuthn credential) of an account (migration 0015): one row per identity of kind `passkey`,
+ * deleted with it. What verifying its assertions needs, and what its owner sees of it.
+ */
+export interface PasskeysTable {
+  identity_id: string;
+  user_id: string;
+  /** base64url, as the authenticator gave it (equal to the identity's value). */
+  credential_id: string;
+  /** The COSE public key, base64url. */
+  public_key: string;
+  /** The signature counter last seen (0 for authenticators that keep none). */
+  counter: ColumnType<number | string | bigint, number, number>;
+  /** JSON array of the transports the browser reported (`internal`, `hybrid`, `usb`…). */
+  transports: string;
+  /** The WebAuthn user handle it was made with (base64url): a random id of the account, never its UUID. */
+  user_handle: string;
+  /** The authenticator model's AAGUID (all zeros when it gives none). */
+  aaguid: string;
+  /** The name its owner gave it, or one made from the AAGUID and the browser. */
+  name: string;
+  /** 1 when the authenticator said the credential is backed up (synced). */
+  backed_up: number;
+  created_at: string;
+  last_used_at: string | null;
+}
+
+/** What a WebAuthn challenge is for (migration 0015). */
+export type WebauthnChallengePurpose = 'sign-up' | 'sign-in' | 'link';
+
+/**
+ * A single-use challenge of a passkey ceremony, 5 minutes: sign-up and sign-in bound to the browser that
+ * asked, link to the session that asked. Deleted when used.
+ */
+export interface WebauthnChallengesTable {
+  /** SHA-256 of the challenge, hex. */
+  challenge_hash: string;
+  purpose: WebauthnChallengePurpose;
+  /** SHA-256 of the `dial_device` cookie that asked (sign-up, sign-in); null for link. */
+  device_hash: string | null;
+  /** SHA-256 of the session token that asked (link); null otherwise. */
+  session_hash: string | null;
+  /** The user handle the new credential is made with (sign-up, link); null for sign-in. */
+  user_handle: string | null;
+  expires_at: string;
   created_at: string;
 }
 

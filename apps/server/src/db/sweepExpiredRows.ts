@@ -45,6 +45,7 @@ export async function sweepExpiredRows(
   await db.deleteFrom('wallet_challenges').where('expires_at', '<=', at(0)).execute();
   // Used nonces too: kept only so that a replay within their life is told `siwe_nonce_used`.
   await db.deleteFrom('siwe_nonces').where('expires_at', '<=', at(0)).execute();
+  await db.deleteFrom('webauthn_challenges').where('expires_at', '<=', at(0)).execute();
   await db
     .deleteFrom('sessions')
     .where((eb) => eb.not(sessionIsLive(config.session.idleHours, now)(eb)))

@@ -1,6 +1,6 @@
 import type { AccountChangeAction } from '@dial/core';
 import { type Answer, type Body, callApi } from '../api/client';
-import type { AccountChange, AccountProof } from '../api/types';
+import type { AccountChange, StepUpProof } from '../api/types';
 
 /** A single-use challenge for one change (5 minutes, this session only), and which keys may sign it. */
 export type ProofChallenge = Answer<'accountProof'>;
@@ -21,7 +21,7 @@ export function listAccountChanges(signal?: AbortSignal): Promise<AccountChanges
 }
 
 /** Cancels a pending change; rejects with `change_not_pending` when it is settled already. */
-export async function cancelAccountChange(id: string, proof: AccountProof | null): Promise<AccountChange> {
+export async function cancelAccountChange(id: string, proof: StepUpProof | null): Promise<AccountChange> {
   const { change } = await callApi('cancelAccountChange', { params: { id }, body: proofBody(proof) });
   return change;
 }
@@ -30,11 +30,11 @@ export async function cancelAccountChange(id: string, proof: AccountProof | null
 export type SecuredAccount = Answer<'secureAccount'>;
 
 /** "Secure my account": needs the key's proof. */
-export function secureAccount(proof: AccountProof): Promise<SecuredAccount> {
+export function secureAccount(proof: StepUpProof): Promise<SecuredAccount> {
   return callApi('secureAccount', { body: { proof } });
 }
 
 /** The body of a change that may carry a proof: always a JSON object, `{}` without one. */
-export function proofBody(proof: AccountProof | null): Body<'removeMethod'> {
+export function proofBody(proof: StepUpProof | null): Body<'removeMethod'> {
   return proof === null ? {} : { proof };
 }

@@ -1,5 +1,5 @@
 import type { Answer } from '../api/client';
-import type { AccountChange, AccountProof } from '../api/types';
+import type { AccountChange, StepUpProof } from '../api/types';
 import {
   type AccountChangeRequest,
   type NoProofReason,
@@ -31,7 +31,7 @@ export type ChangeOutcome<T> =
 export async function makeAccountChange<T>(
   userId: string,
   change: AccountChangeRequest,
-  send: (proof: AccountProof | null) => Promise<T | PendingAnswer>,
+  send: (proof: StepUpProof | null) => Promise<T | PendingAnswer>,
   options?: ProveOptions,
 ): Promise<ChangeOutcome<T>> {
   const attempt = await proveAccountChange(userId, change, options);

@@ -48,6 +48,7 @@ describe('proveAccountChange', () => {
 
     expect(findWallet).not.toHaveBeenCalled();
     if (attempt.proof === null) throw new Error(`no proof: ${attempt.reason}`);
+    if ('passkey' in attempt.proof) throw new Error('a passkey’s proof, not the key’s');
     const { challenge, address, signature } = attempt.proof;
     expect(address).toBe(TEST_WALLET_ADDRESS);
     const issued = dialServer().answers.find((answer) => answer.route === 'POST /api/account/proof');
@@ -69,6 +70,7 @@ describe('proveAccountChange', () => {
     const wallet = '0x8ba1f109551bD432803012645Ac136ddd64DBA72';
     const attempt = await proveAccountChange(USER, { action: 'link-method', kind: 'wallet', value: wallet });
     if (attempt.proof === null) throw new Error(`no proof: ${attempt.reason}`);
+    if ('passkey' in attempt.proof) throw new Error('a passkey’s proof, not the key’s');
     const message = accountChangeMessage({
       action: 'link-method',
       target: `wallet:${wallet.toLowerCase()}`,

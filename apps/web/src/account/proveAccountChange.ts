@@ -2,7 +2,7 @@ import { accountChangeMessage, accountChangeTarget, DialError, isDialError } fro
 import { stringToHex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { getWallet } from '../api/endpoints';
-import type { AccountProof, StoredWallet } from '../api/types';
+import type { AccountProof, StepUpProof, StoredWallet } from '../api/types';
 import { findWalletFor } from '../connect/findWalletFor';
 import { walletError } from '../connect/walletError';
 import type { DiscoveredWallet } from '../connect/walletProvider';
@@ -23,11 +23,16 @@ export type NoProofReason =
   /** The account has no key that counts (no embedded wallet, no trusted wallet). */
   | 'no-signer';
 
-export type ProofAttempt = { proof: AccountProof } | { proof: null; reason: NoProofReason };
+export type ProofAttempt = { proof: StepUpProof } | { proof: null; reason: NoProofReason };
 
 export interface ProveOptions {
   /** Finds the wallet app holding an address (the browser's, by default). */
   findWallet?: (address: string) => Promise<DiscoveredWallet | null>;
+  /**
+   * Whether one of the account's passkeys may prove the change when the key cannot here (default true). The
+   * key export takes the key's proof only.
+   */
+  passkey?: boolean;
 }
 
 /**
@@ -40,8 +45,10 @@ export interface ProveOptions {
  * - a wallet-only account: the first of its trusted wallets found in this browser is asked to sign
  *   (`personal_sign`): the wallet app prompts.
  *
- * When neither is possible here, no proof (`proof: null` and why): the caller sends the change without one,
- * and it waits out the cooling-off period.
+ * When neither is possible here and the account has trusted passkeys, one of them is asked for its assertion
+ * over core's `passkeyChangeChallenge` (the browser prompts: fingerprint, face or screen lock); the passkey
+ * code is a chunk of its own, loaded then. When nothing can prove it here, no proof (`proof: null` and why):
+ * the caller sends the change without one, and it waits out the cooling-off period.
  *
  * @throws {DialError} `user_rejected` when the person declines in their wallet; an API error.
  */
@@ -50,16 +57,39 @@ export async function proveAccountChange(
   change: AccountChangeRequest,
   options: ProveOptions = {},
 ): Promise<ProofAttempt> {
+  const attempt = await proveWithKey(userId, change, options);
+  if (attempt.proof !== null) return attempt;
+  if (options.passkey === false || attempt.passkeys.length === 0) {
+    return { proof: null, reason: attempt.reason };
+  }
+  const { provePasskey } = await import('../passkeys/passkeyCeremonies');
+  const { challenge } = await getProofChallenge(change.action);
+  const proof = await provePasskey(
+    { action: change.action, target: accountChangeTarget(change), challenge, userId },
+    attempt.passkeys,
+  );
+  return { proof };
+}
+
+/** The key's proof, else why not and which passkeys of the account could give one. */
+async function proveWithKey(
+  userId: string,
+  change: AccountChangeRequest,
+  options: ProveOptions,
+): Promise<{ proof: AccountProof } | { proof: null; reason: NoProofReason; passkeys: string[] }> {
   let signers: `0x${string}`[];
+  let passkeys: string[];
   let challenge: string;
   let wallet: StoredWallet | null;
   try {
-    [{ challenge, signers }, wallet] = await Promise.all([
+    // A server older than passkeys names none.
+    [{ challenge, signers, passkeys = [] }, wallet] = await Promise.all([
       getProofChallenge(change.action),
       embeddedWallet(),
     ]);
   } catch (error) {
-    if (isDialError(error, 'account_proof_required')) return { proof: null, reason: 'no-signer' };
+    if (isDialError(error, 'account_proof_required'))
+      return { proof: null, reason: 'no-signer', passkeys: [] };
     throw error;
   }
   const fields = { action: change.action, target: accountChangeTarget(change), challenge, userId };
@@ -70,7 +100,7 @@ export async function proveAccountChange(
     const unlocked = await withWalletLock(userId, () => unlockHeldDevice(userId));
     if (unlocked.status !== 'unlocked') {
       if (unlocked.status === 'removed') reportDeviceRemoved();
-      return { proof: null, reason: 'no-device-share' };
+      return { proof: null, reason: 'no-device-share', passkeys };
     }
     const account = privateKeyToAccount(await keyFromUnlocked(unlocked));
     const signature = await account.signMessage({
@@ -79,9 +109,9 @@ export async function proveAccountChange(
     return { proof: { challenge, address: account.address, signature } };
   }
 
-  if (signers.length === 0) return { proof: null, reason: 'no-signer' };
+  if (signers.length === 0) return { proof: null, reason: 'no-signer', passkeys };
   const found = await firstReachable(signers, options.findWallet ?? ((address) => findWalletFor(address)));
-  if (found === null) return { proof: null, reason: 'wallet-not-connected' };
+  if (found === null) return { proof: null, reason: 'wallet-not-connected', passkeys };
   const message = accountChangeMessage({ ...fields, address: found.address });
   let signature: unknown;
   try {
@@ -101,7 +131,7 @@ export async function proveAccountChange(
 }
 
 /**
- * The proof of a change that cannot be asked for without one ("Secure my account", exporting the key).
+ * The key's proof of a change that cannot be asked for without one ("Secure my account", exporting the key).
  *
  * @throws {DialError} `account_proof_required` (saying why) when this browser can give none.
  */
@@ -110,7 +140,7 @@ export async function requireAccountProof(
   change: AccountChangeRequest,
   options?: ProveOptions,
 ): Promise<AccountProof> {
-  const attempt = await proveAccountChange(userId, change, options);
+  const attempt = await proveWithKey(userId, change, options ?? {});
   if (attempt.proof !== null) return attempt.proof;
   throw new DialError('account_proof_required', {
     message: NO_PROOF_MESSAGES[attempt.reason],

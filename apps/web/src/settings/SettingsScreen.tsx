@@ -9,6 +9,7 @@ import { closeScreen } from '../navigation/navigate';
 import { SCREEN_PATHS } from '../navigation/routes';
 import { Screen } from '../ui/Screen';
 import { AddMethod } from './AddMethod';
+import { AddPasskey } from './AddPasskey';
 import { listMethods, listSessions } from './accountApi';
 import { Browsers } from './Browsers';
 import { listBrowsers } from './browsersApi';
@@ -104,6 +105,9 @@ export default function SettingsScreen({
         </div>
       </Screen>
     );
+  }
+  if (adding === 'passkey') {
+    return <AddPasskey userId={userId} onLinked={linked} onCancel={() => setAdding(null)} />;
   }
   if (adding === 'wallet') {
     return <LinkWallet userId={userId} onLinked={linked} onCancel={() => setAdding(null)} />;

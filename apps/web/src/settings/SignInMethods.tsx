@@ -12,7 +12,7 @@ import { useAccountAction } from './useAccountAction';
 import type { AccountData } from './useAccountData';
 
 /** The ways to add a method that the screen offers (each opens its own step). */
-export type AddMethodKind = Channel | 'wallet';
+export type AddMethodKind = Channel | 'wallet' | 'passkey';
 
 interface SignInMethodsProps {
   userId: string;
@@ -29,7 +29,7 @@ interface SignInMethodsProps {
 }
 
 /**
- * "Sign-in methods": the person's phone numbers, e-mail addresses and wallets, in full; add, remove,
+ * "Sign-in methods": the person's phone numbers, e-mail addresses, wallets and passkeys, in full; add, remove,
  * findability, and "Make this my wallet" for a wallet linked without the key's proof. Each change is proved
  * with the account's key when this browser can; else it is asked for, and the status line says when it
  * happens.
@@ -165,6 +165,7 @@ const VALUE_CLASS: Record<SignInMethod['kind'], string> = {
   phone: 'settings-value nowrap',
   email: 'settings-value break-anywhere',
   wallet: 'settings-value settings-address break-anywhere',
+  passkey: 'settings-value break-anywhere',
 };
 
 function MethodItem({
@@ -192,7 +193,10 @@ function MethodItem({
         )}
       </p>
       <p className={VALUE_CLASS[method.kind]}>{value}</p>
-      <p className="hint">Added on {formatDay(method.createdAt)}</p>
+      <p className="hint">
+        Added on {formatDay(method.createdAt)}
+        {method.lastUsedAt != null && `, last used on ${formatDay(method.lastUsedAt)}`}
+      </p>
       {!method.trusted && (
         <p className="hint">
           It was linked without your wallet’s confirmation: it cannot remove a method that was, and “Secure my
@@ -309,6 +313,15 @@ function AddMethods({ blocked, onAdd }: { blocked: string | null; onAdd(kind: Ad
           onClick={() => add('wallet')}
         >
           Link a wallet
+        </button>
+        <button
+          type="button"
+          className="button button-secondary"
+          aria-disabled={blocked !== null}
+          aria-describedby={describedBy}
+          onClick={() => add('passkey')}
+        >
+          Add a passkey
         </button>
       </div>
       {blocked !== null && (

@@ -1,6 +1,6 @@
 import { proofBody } from '../account/accountChangesApi';
 import { type Answer, callApi } from '../api/client';
-import type { AccountProof, OtpChannel, SessionInfo, SiweNonce } from '../api/types';
+import type { OtpChannel, SessionInfo, SiweNonce, StepUpProof } from '../api/types';
 
 /** The person's sign-in methods, oldest first, and how many they may have. */
 export type MethodList = Answer<'listMethods'>;
@@ -29,7 +29,7 @@ export function verifyLinkCode(
   channel: OtpChannel,
   to: string,
   code: string,
-  proof: AccountProof | null = null,
+  proof: StepUpProof | null = null,
 ): Promise<Answer<'linkCodeVerify'>> {
   return callApi('linkCodeVerify', { body: { channel, to, code, ...proofBody(proof) } });
 }
@@ -43,7 +43,7 @@ export function getLinkWalletNonce(): Promise<SiweNonce> {
 export function linkWallet(
   message: string,
   signature: string,
-  proof: AccountProof | null = null,
+  proof: StepUpProof | null = null,
 ): Promise<Answer<'linkWallet'>> {
   return callApi('linkWallet', { body: { message, signature, ...proofBody(proof) } });
 }
@@ -52,7 +52,7 @@ export function linkWallet(
 export function setFindable(
   id: string,
   findable: boolean,
-  proof: AccountProof | null = null,
+  proof: StepUpProof | null = null,
 ): Promise<Answer<'updateMethod'>> {
   return callApi('updateMethod', { params: { id }, body: { findable, ...proofBody(proof) } });
 }
@@ -61,12 +61,12 @@ export function setFindable(
  * Unlinks a method, at once with the proof; rejects with `last_method` for the only one, `not_found` when
  * it is gone, `method_outranked` from a session of a method linked without proof.
  */
-export function removeMethod(id: string, proof: AccountProof | null = null): Promise<Answer<'removeMethod'>> {
+export function removeMethod(id: string, proof: StepUpProof | null = null): Promise<Answer<'removeMethod'>> {
   return callApi('removeMethod', { params: { id }, body: proofBody(proof) });
 }
 
 /** Makes a wallet linked without proof the account's wallet: at once with the proof. */
-export function useWallet(id: string, proof: AccountProof | null = null): Promise<Answer<'useWallet'>> {
+export function useWallet(id: string, proof: StepUpProof | null = null): Promise<Answer<'useWallet'>> {
   return callApi('useWallet', { params: { id }, body: proofBody(proof) });
 }
 
@@ -79,16 +79,16 @@ export async function listSessions(signal?: AbortSignal): Promise<SessionInfo[]>
  * Ends one session on every server at once (another one: with the proof, else it waits); rejects with
  * `not_found` when it has ended already.
  */
-export function endSession(id: string, proof: AccountProof | null = null): Promise<Answer<'endSession'>> {
+export function endSession(id: string, proof: StepUpProof | null = null): Promise<Answer<'endSession'>> {
   return callApi('endSession', { params: { id }, body: proofBody(proof) });
 }
 
 /** Ends every session of the person but this one (with the proof, else it waits); says how many ended. */
-export function endOtherSessions(proof: AccountProof | null = null): Promise<Answer<'endOtherSessions'>> {
+export function endOtherSessions(proof: StepUpProof | null = null): Promise<Answer<'endOtherSessions'>> {
   return callApi('endOtherSessions', { body: proofBody(proof) });
 }
 
 /** Ends this session and clears the cookie; the others at once with the proof, else they wait. */
-export function logoutEverywhere(proof: AccountProof | null = null): Promise<Answer<'logoutEverywhere'>> {
+export function logoutEverywhere(proof: StepUpProof | null = null): Promise<Answer<'logoutEverywhere'>> {
   return callApi('logoutEverywhere', { body: proofBody(proof) });
 }

@@ -1,7 +1,7 @@
 import { proofBody } from '../account/accountChangesApi';
 import { type ChangeOutcome, makeAccountChange } from '../account/makeAccountChange';
 import { type Answer, callApi } from '../api/client';
-import type { AccountProof, BrowserInfo } from '../api/types';
+import type { BrowserInfo, StepUpProof } from '../api/types';
 
 /** The browsers the account has signed in from, the most recently seen first (`listBrowsers`). */
 export async function listBrowsers(signal?: AbortSignal): Promise<BrowserInfo[]> {
@@ -16,7 +16,7 @@ export async function listBrowsers(signal?: AbortSignal): Promise<BrowserInfo[]>
  */
 export function forgetBrowser(
   id: string,
-  proof: AccountProof | null = null,
+  proof: StepUpProof | null = null,
 ): Promise<Answer<'forgetBrowser'>> {
   return callApi('forgetBrowser', { params: { id }, body: proofBody(proof) });
 }

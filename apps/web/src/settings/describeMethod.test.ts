@@ -20,7 +20,16 @@ describe('formatMethodValue', () => {
 
 describe('labels and dates', () => {
   it('names each kind', () => {
-    expect(METHOD_KIND_LABELS).toEqual({ phone: 'Phone number', email: 'Email address', wallet: 'Wallet' });
+    expect(METHOD_KIND_LABELS).toEqual({
+      phone: 'Phone number',
+      email: 'Email address',
+      wallet: 'Wallet',
+      passkey: 'Passkey',
+    });
+  });
+
+  it('names a passkey by its name, never by its credential id', () => {
+    expect(formatMethodValue({ kind: 'passkey', value: 'AbC-_d', name: 'My phone' })).toBe('My phone');
   });
 
   it('writes a day and a moment in the given locale', () => {

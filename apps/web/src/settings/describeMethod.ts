@@ -6,13 +6,18 @@ export const METHOD_KIND_LABELS: Record<SignInMethod['kind'], string> = {
   phone: 'Phone number',
   email: 'Email address',
   wallet: 'Wallet',
+  passkey: 'Passkey',
 };
 
 /**
  * A sign-in method's value in full, as its owner reads it: a phone number grouped internationally
- * ("+44 7400 123456"), an e-mail address or a wallet's checksummed address as stored.
+ * ("+44 7400 123456"), an e-mail address or a wallet's checksummed address as stored, a passkey by its name
+ * (its credential id means nothing to a person).
  */
-export function formatMethodValue(method: Pick<SignInMethod, 'kind' | 'value'>): string {
+export function formatMethodValue(
+  method: Pick<SignInMethod, 'kind' | 'value'> & { name?: string | null },
+): string {
+  if (method.kind === 'passkey') return method.name ?? 'Passkey';
   if (method.kind !== 'phone') return method.value;
   const phone = readE164(method.value, null);
   return phone.ok ? formatPhoneInput(phone.e164, phone.countryCode).text : method.value;

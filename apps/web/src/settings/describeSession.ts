@@ -4,6 +4,7 @@ const SIGNED_IN_WITH: Record<NonNullable<SessionInfo['method']>, string> = {
   phone: 'Signed in with a phone number',
   email: 'Signed in with an email address',
   wallet: 'Signed in with a wallet',
+  passkey: 'Signed in with a passkey',
 };
 
 /** How a session signed in, as a sentence ("Signed in with a wallet"); sessions older than that say less. */

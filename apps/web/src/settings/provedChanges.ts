@@ -5,6 +5,7 @@ import {
   makeAccountChange,
   type PendingAnswer,
 } from '../account/makeAccountChange';
+import { type NoProofReason, proveAccountChange } from '../account/proveAccountChange';
 import type { OtpChannel, SignInMethod } from '../api/types';
 import {
   endOtherSessions,
@@ -77,6 +78,28 @@ export function signOutEverywhere(userId: string): Promise<ChangeOutcome<true>> 
   return makeAccountChange(userId, { action: 'end-sessions', id: 'all-others' }, async (proof) =>
     done(await logoutEverywhere(proof)),
   );
+}
+
+/**
+ * Adds a passkey named `name` (the browser makes it: fingerprint, face or screen lock) as a sign-in method:
+ * proved with the account's key (or another of its passkeys) once the new passkey's id is known, since the
+ * proof names it; else it waits. The passkey code is a chunk of its own, loaded here.
+ */
+export async function addPasskey(userId: string, name: string): Promise<ChangeOutcome<SignInMethod>> {
+  const { linkPasskey } = await import('../passkeys/passkeyCeremonies');
+  let reason: NoProofReason | null = null;
+  const answer = await linkPasskey(name, async (credentialId) => {
+    const attempt = await proveAccountChange(userId, {
+      action: 'link-method',
+      kind: 'passkey',
+      value: credentialId,
+    });
+    if (attempt.proof === null) reason = attempt.reason;
+    return attempt.proof;
+  });
+  return isPendingAnswer(answer)
+    ? { applied: false, pending: answer.pending, reason }
+    : { applied: true, value: answer.method };
 }
 
 function methodOf(answer: MethodAnswer | PendingAnswer): SignInMethod | PendingAnswer {

@@ -23,7 +23,7 @@ export function EmailField({ value, onChange, error, disabled, inputRef }: Email
         name="email"
         className="input"
         type="email"
-        autoComplete="email"
+        autoComplete="username webauthn"
         inputMode="email"
         autoCapitalize="none"
         autoCorrect="off"

@@ -111,7 +111,7 @@ export function PhoneField({
           name="phone"
           className="input"
           type="tel"
-          autoComplete="tel-national"
+          autoComplete="tel-national webauthn"
           inputMode="tel"
           placeholder={library?.examplePhone(countryCode) ?? ''}
           value={value}

@@ -6,6 +6,7 @@ import { WalletChoices } from '../connect/WalletChoices';
 import { CodeEntry } from './CodeEntry';
 import { signInCodeRoutes } from './codeRoutes';
 import { keepChallenge } from './keptChallenge';
+import { PasskeySignIn } from './PasskeySignIn';
 import { SignIn } from './SignIn';
 import { useSignInFlow } from './useSignInFlow';
 
@@ -67,6 +68,7 @@ export function SignInFlow({ channels, moreWallets, onSignedIn, preloadNext }: S
       checking={flow.checking}
       fieldRef={flow.fieldRef}
     >
+      <PasskeySignIn onSignedIn={signedIn} />
       <WalletChoices walletSignIn={walletSignIn} more={moreWallets?.(walletSignIn)} />
     </SignIn>
   );
