@@ -92,7 +92,9 @@ test('a passkey alone signs up and signs in, and its assertion proves a change i
   const second = await browserWithCopies(() => browser.newContext(), authenticator);
   await second.getByRole('button', { name: 'Sign in with a passkey' }).click();
   // Signed in; the wallet cannot open here (no key share of it), which the screen says.
-  await expect(second.getByRole('heading', { name: 'Your wallet is on another device' })).toBeVisible({ timeout: 30_000 });
+  await expect(second.getByRole('heading', { name: 'Your wallet is on another device' })).toBeVisible({
+    timeout: 30_000,
+  });
   await second.goto('/settings');
   await expect(second.getByRole('heading', { name: 'Settings' })).toBeVisible();
   await expect(second.getByRole('list', { name: 'Sign-in methods' })).toContainText('Passkey');
@@ -138,7 +140,9 @@ test('a passkey linked in settings to a phone account signs in, and once removed
   const second = await browserWithCopies(() => browser.newContext(), authenticator);
   await second.getByRole('button', { name: 'Sign in with a passkey' }).click();
   // Signed in; the wallet cannot open here (no key share of it), which the screen says.
-  await expect(second.getByRole('heading', { name: 'Your wallet is on another device' })).toBeVisible({ timeout: 30_000 });
+  await expect(second.getByRole('heading', { name: 'Your wallet is on another device' })).toBeVisible({
+    timeout: 30_000,
+  });
   await second.goto('/settings');
   await expect(second.getByRole('list', { name: 'Sign-in methods' })).toContainText('Laptop');
 
