@@ -12,7 +12,7 @@ import type { AppContext } from '../appContext.js';
 import { checkCode } from '../auth/checkCode.js';
 import { linkBudget } from '../auth/codeBudgets.js';
 import { deviceHashOf, ensureDevice } from '../auth/devices.js';
-import { toSignInMethod } from '../auth/linkMethod.js';
+import { selectMethodRows, toSignInMethod } from '../auth/linkMethod.js';
 import { normalizeTarget } from '../auth/normalizeTarget.js';
 import type { CodeSlot } from '../auth/otpCodes.js';
 import { codeSentAnswer, sendCode } from '../auth/sendCode.js';
@@ -47,19 +47,7 @@ export function registerMethodRoutes(app: TypedApp, ctx: AppContext): void {
     listMethodsRoute.url,
     { preHandler: app.requireUser, schema: listMethodsRoute.schema },
     async (request) => {
-      const rows = await ctx.db
-        .selectFrom('identities')
-        .leftJoin('passkeys', 'passkeys.identity_id', 'identities.id')
-        .select([
-          'identities.id',
-          'identities.kind',
-          'identities.value',
-          'identities.findable',
-          'identities.trusted',
-          'identities.created_at',
-          'passkeys.name',
-          'passkeys.last_used_at',
-        ])
+      const rows = await selectMethodRows(ctx.db)
         .where('identities.user_id', '=', request.user!.id)
         .orderBy('identities.created_at')
         .orderBy('identities.value')

@@ -6,7 +6,7 @@ import { type Kysely, sql } from 'kysely';
 import type { AppContext } from '../appContext.js';
 import { forgetBrowser } from '../auth/browsers.js';
 import { describeUserAgent } from '../auth/describeUserAgent.js';
-import { checkLinkable, linkMethod } from '../auth/linkMethod.js';
+import { checkLinkable, linkMethod, selectMethodRows } from '../auth/linkMethod.js';
 import type { NewPasskey } from '../auth/passkeys/passkeyCeremonies.js';
 import { storePasskey } from '../auth/passkeys/passkeyStore.js';
 import { sessionHashOf } from '../auth/reauthentication.js';
@@ -252,19 +252,7 @@ function notFindable() {
  * @throws {DialError} `not_found` for an id that is not one of the user's (as for one that does not exist).
  */
 export async function ownMethod(db: Kysely<Database>, userId: string, id: string) {
-  const row = await db
-    .selectFrom('identities')
-    .leftJoin('passkeys', 'passkeys.identity_id', 'identities.id')
-    .select([
-      'identities.id',
-      'identities.kind',
-      'identities.value',
-      'identities.findable',
-      'identities.trusted',
-      'identities.created_at',
-      'passkeys.name',
-      'passkeys.last_used_at',
-    ])
+  const row = await selectMethodRows(db)
     .where('identities.id', '=', id)
     .where('identities.user_id', '=', userId)
     .executeTakeFirst();

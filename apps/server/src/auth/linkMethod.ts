@@ -22,6 +22,26 @@ export interface SignInMethod {
   createdAt: string;
 }
 
+/**
+ * The sign-in methods' rows as {@link toSignInMethod} reads them (`identities`, with a passkey's name and last
+ * use): the query both the methods list and a change to one method start from, filtered by the caller.
+ */
+export function selectMethodRows(db: Kysely<Database>) {
+  return db
+    .selectFrom('identities')
+    .leftJoin('passkeys', 'passkeys.identity_id', 'identities.id')
+    .select([
+      'identities.id',
+      'identities.kind',
+      'identities.value',
+      'identities.findable',
+      'identities.trusted',
+      'identities.created_at',
+      'passkeys.name',
+      'passkeys.last_used_at',
+    ]);
+}
+
 /** A row of `identities` as its owner sees it. */
 export function toSignInMethod(row: {
   id: string;
