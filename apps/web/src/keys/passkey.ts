@@ -1,6 +1,6 @@
 import { DialError, decodeShare } from '@dial/core';
 import type { PasskeyKdf } from '../api/types';
-import { fromBase64Url, toBase64Url } from './passkeyKey';
+import { callWebAuthn, fromBase64Url, toBase64Url } from './passkeyKey';
 import { randomSalt } from './recoveryCipher';
 
 /**
@@ -127,24 +127,4 @@ function toArrayBuffer(source: BufferSource): ArrayBuffer {
     ? new Uint8Array(source.buffer, source.byteOffset, source.byteLength)
     : new Uint8Array(source);
   return view.slice().buffer;
-}
-
-/** Runs a WebAuthn call; a cancel (NotAllowedError, AbortError) becomes `user_rejected`. */
-async function callWebAuthn(call: () => Promise<Credential | null>): Promise<PublicKeyCredential> {
-  let credential: Credential | null;
-  try {
-    credential = await call();
-  } catch (error) {
-    if (error instanceof DOMException && (error.name === 'NotAllowedError' || error.name === 'AbortError')) {
-      throw new DialError('user_rejected', {
-        message: 'The passkey was not used. Try again, or use a recovery password.',
-        cause: error,
-      });
-    }
-    throw new DialError('internal_error', { details: 'WebAuthn failed', cause: error });
-  }
-  if (credential === null || credential.type !== 'public-key') {
-    throw new DialError('user_rejected', { details: 'no credential' });
-  }
-  return credential as PublicKeyCredential;
 }

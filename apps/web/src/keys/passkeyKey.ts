@@ -54,3 +54,44 @@ export function fromBase64Url(text: string): Uint8Array<ArrayBuffer> {
   const padded = base64 + '='.repeat((4 - (base64.length % 4)) % 4);
   return new Uint8Array(decodeShare(padded));
 }
+
+/** What a WebAuthn call's refusals say to the person. */
+export interface WebAuthnMessages {
+  /** The person cancelled, or no passkey answered in time (`NotAllowedError`, `AbortError`). */
+  cancelled: string;
+  /** Creating a passkey this authenticator already holds for the account (`InvalidStateError`), if it may. */
+  alreadyHeld?: string;
+}
+
+/**
+ * Runs a WebAuthn call (`navigator.credentials.create` or `get`): a cancel becomes `user_rejected` and an
+ * authenticator that already holds one of the excluded credentials `method_already_linked`, each with its
+ * message; any other failure is `internal_error`.
+ */
+export async function callWebAuthn(
+  call: () => Promise<Credential | null>,
+  messages: WebAuthnMessages = {
+    cancelled: 'The passkey was not used. Try again, or use a recovery password.',
+  },
+): Promise<PublicKeyCredential> {
+  let credential: Credential | null;
+  try {
+    credential = await call();
+  } catch (error) {
+    if (error instanceof DOMException && (error.name === 'NotAllowedError' || error.name === 'AbortError')) {
+      throw new DialError('user_rejected', { message: messages.cancelled, cause: error });
+    }
+    if (
+      messages.alreadyHeld !== undefined &&
+      error instanceof DOMException &&
+      error.name === 'InvalidStateError'
+    ) {
+      throw new DialError('method_already_linked', { message: messages.alreadyHeld, cause: error });
+    }
+    throw new DialError('internal_error', { details: 'WebAuthn failed', cause: error });
+  }
+  if (credential === null || credential.type !== 'public-key') {
+    throw new DialError('user_rejected', { details: 'no credential' });
+  }
+  return credential as PublicKeyCredential;
+}

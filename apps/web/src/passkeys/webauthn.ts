@@ -1,10 +1,10 @@
-import { DialError } from '@dial/core';
 import type {
   PasskeyAssertion,
   PasskeyCreationOptions,
   PasskeyRegistration,
   PasskeyRequestOptions,
 } from '../api/types';
+import { callWebAuthn, fromBase64Url, toBase64Url, type WebAuthnMessages } from '../keys/passkeyKey';
 
 /**
  * `navigator.credentials` with the server's JSON options and answers, converted here in a few lines (base64url
@@ -12,26 +12,9 @@ import type {
  * in, sign up, add a passkey and prove a change. Loaded lazily, never on the sign-in form's first load.
  */
 
-function fromBase64Url(text: string): Uint8Array<ArrayBuffer> {
-  const base64 = text.replace(/-/g, '+').replace(/_/g, '/');
-  const binary = atob(base64 + '='.repeat((4 - (base64.length % 4)) % 4));
-  const bytes = new Uint8Array(binary.length);
-  for (let index = 0; index < binary.length; index += 1) bytes[index] = binary.charCodeAt(index);
-  return bytes;
-}
-
-function toBase64Url(buffer: ArrayBuffer | ArrayBufferView): string {
-  const bytes = ArrayBuffer.isView(buffer)
-    ? new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength)
-    : new Uint8Array(buffer);
-  let binary = '';
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-}
-
 /** Creates a passkey with the server's options (a sign-up's or a link's) and answers in its JSON. */
 export async function createPasskey(options: PasskeyCreationOptions): Promise<PasskeyRegistration> {
-  const credential = await callWebAuthn(() =>
+  const credential = await webAuthn(() =>
     navigator.credentials.create({
       publicKey: {
         ...options,
@@ -70,7 +53,7 @@ export async function getAssertion(
   options: Pick<PasskeyRequestOptions, 'challenge'> & Partial<PasskeyRequestOptions>,
   how: { conditional?: boolean; signal?: AbortSignal; allow?: readonly string[] } = {},
 ): Promise<PasskeyAssertion> {
-  const credential = await callWebAuthn(() =>
+  const credential = await webAuthn(() =>
     navigator.credentials.get({
       ...(how.conditional ? { mediation: 'conditional' as CredentialMediationRequirement } : {}),
       ...(how.signal === undefined ? {} : { signal: how.signal }),
@@ -118,25 +101,13 @@ function attachmentOf(credential: PublicKeyCredential) {
     : {};
 }
 
-/** Runs a WebAuthn call; a cancel (NotAllowedError, AbortError) becomes `user_rejected`. */
-async function callWebAuthn(call: () => Promise<Credential | null>): Promise<PublicKeyCredential> {
-  let credential: Credential | null;
-  try {
-    credential = await call();
-  } catch (error) {
-    if (error instanceof DOMException && (error.name === 'NotAllowedError' || error.name === 'AbortError')) {
-      throw new DialError('user_rejected', { message: 'The passkey was not used.', cause: error });
-    }
-    if (error instanceof DOMException && error.name === 'InvalidStateError') {
-      throw new DialError('method_already_linked', {
-        message: 'This device already holds a passkey of your account.',
-        cause: error,
-      });
-    }
-    throw new DialError('internal_error', { details: 'WebAuthn failed', cause: error });
-  }
-  if (credential === null || credential.type !== 'public-key') {
-    throw new DialError('user_rejected', { details: 'no credential' });
-  }
-  return credential as PublicKeyCredential;
+/** What the sign-in and settings ceremonies' refusals say. */
+const MESSAGES: WebAuthnMessages = {
+  cancelled: 'The passkey was not used.',
+  alreadyHeld: 'This device already holds a passkey of your account.',
+};
+
+/** A sign-in or settings ceremony's WebAuthn call, refused in {@link MESSAGES}' words. */
+function webAuthn(call: () => Promise<Credential | null>): Promise<PublicKeyCredential> {
+  return callWebAuthn(call, MESSAGES);
 }
