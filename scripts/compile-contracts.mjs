@@ -52,7 +52,35 @@ const SOURCES = [
       },
     ],
   },
+  {
+    source: 'DialPaymaster.sol',
+    artifact: 'dialPaymasterArtifact.ts',
+    compilerConstant: 'DIAL_PAYMASTER_COMPILER',
+    evmVersion: 'prague',
+    contracts: [
+      {
+        name: 'DialPaymaster',
+        prefix: 'DIAL_PAYMASTER',
+        abiDoc: "The ABI of Dial's verifying paymaster (DialPaymaster.sol).",
+        bytecodeDoc:
+          'The creation bytecode of DialPaymaster (optimizer on, 200 runs); its constructor takes the EntryPoint and the signer.',
+      },
+    ],
+  },
 ];
+
+/**
+ * Resolves a source's imports (`@account-abstraction/contracts/...`, `@openzeppelin/contracts/...`) from the
+ * exact versions packages/devchain pins as dev dependencies.
+ */
+function findImports(path) {
+  const require = createRequire(new URL('packages/devchain/package.json', root));
+  try {
+    return { contents: readFileSync(require.resolve(path), 'utf8') };
+  } catch (error) {
+    return { error: `cannot read ${path}: ${error.message}` };
+  }
+}
 
 function loadSolc() {
   const require = createRequire(new URL('packages/devchain/package.json', root));
@@ -64,19 +92,19 @@ function loadSolc() {
   return solc;
 }
 
-function compile(solc, { source, contracts }) {
+function compile(solc, { source, contracts, evmVersion = 'cancun' }) {
   const input = {
     language: 'Solidity',
     sources: { [source]: { content: readFileSync(new URL(source, contractsDir), 'utf8') } },
     settings: {
       optimizer: { enabled: true, runs: 200 },
-      evmVersion: 'cancun',
+      evmVersion,
       outputSelection: {
         [source]: Object.fromEntries(contracts.map(({ name }) => [name, ['abi', 'evm.bytecode.object']])),
       },
     },
   };
-  const output = JSON.parse(solc.compile(JSON.stringify(input)));
+  const output = JSON.parse(solc.compile(JSON.stringify(input), { import: findImports }));
   const errors = (output.errors ?? []).filter((entry) => entry.severity === 'error');
   if (errors.length > 0) {
     throw new Error(`${source} does not compile:\n${errors.map((e) => e.formattedMessage).join('\n')}`);

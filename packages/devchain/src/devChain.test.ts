@@ -73,12 +73,12 @@ describe('startDevChain', () => {
     expect(await client.request({ method: 'net_version' })).toBe('84532');
   });
 
-  it("funds Hardhat's account 0 with 10,000 ETH, after deploying the test USDC in block 1", async () => {
+  it("funds Hardhat's account 0 with 10,000 ETH, after deploying the test USDC and ERC-4337 (its nonces 0 to 4) in block 1", async () => {
     const client = createPublicClient({ transport: http(chain.url) });
     expect(chain.faucet).toEqual({ address: FAUCET_ADDRESS, privateKey: DEV_FAUCET_PRIVATE_KEY });
     expect(DEV_FAUCET_PRIVATE_KEY).toBe('0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80');
     expect(await client.getBlockNumber()).toBe(1n);
-    expect(await client.getTransactionCount({ address: FAUCET_ADDRESS })).toBe(1);
+    expect(await client.getTransactionCount({ address: FAUCET_ADDRESS })).toBe(5);
     expect(await client.getBalance({ address: FAUCET_ADDRESS })).toBe(parseEther('10000'));
   });
 

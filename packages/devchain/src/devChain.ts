@@ -3,15 +3,18 @@ import type { AddressInfo } from 'node:net';
 import type { Provider } from '@nomicfoundation/edr';
 import {
   type Address,
-  createPublicClient,
-  createWalletClient,
-  custom,
-  defineChain,
-  getAddress,
+  type EIP1193RequestFn,
+  encodeDeployData,
+  getContractAddress,
   type Hex,
   numberToHex,
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
+import {
+  type AccountAbstractionContracts,
+  DEV_PAYMASTER_DEPOSIT_WEI,
+  sendAccountAbstractionDeployments,
+} from './accountAbstraction.js';
 import { TEST_USDC_ABI, TEST_USDC_BYTECODE } from './contracts/testUsdcArtifact.js';
 import { DEV_FAUCET_ADDRESS, DEV_FAUCET_BALANCE_WEI, DEV_FAUCET_PRIVATE_KEY } from './devAccount.js';
 import { callEdr, createEdrProvider } from './edrProvider.js';
@@ -29,6 +32,11 @@ export interface DevChain {
    * faucet's nonce 0: `0x5FbDB2315678afecb367f032d93F642f64180aa3`.
    */
   usdc: Address;
+  /**
+   * ERC-4337 (`deployAccountAbstraction`): EntryPoint v0.8 and Simple7702Account at their public addresses,
+   * and Dial's paymaster with its deposit, deployed before the chain listens.
+   */
+  accountAbstraction: AccountAbstractionContracts;
   /** Stops the HTTP server, drops open connections and releases the chain. Safe to call twice. */
   close(): Promise<void>;
 }
@@ -66,10 +74,10 @@ const DEFAULT_HOST = '127.0.0.1';
 const DEFAULT_PORT = 8545;
 const DEFAULT_CHAIN_ID = 31337;
 /**
- * Added to the faucet's genesis balance to pay for deploying the test USDC (about 0.001 ETH at 1 gwei), and
- * taken away again after, so the faucet holds exactly `faucetBalanceWei` however small it was asked to be.
+ * Added to the faucet's genesis balance to pay for deploying the contracts (about 0.01 ETH at 1 gwei) and
+ * the paymaster's deposit, and taken away again after, so the faucet holds exactly `faucetBalanceWei` however small it was asked to be.
  */
-const DEPLOYMENT_FUNDS_WEI = 10n ** 18n;
+const DEPLOYMENT_FUNDS_WEI = 10n ** 18n + DEV_PAYMASTER_DEPOSIT_WEI;
 
 const MAX_BODY_BYTES = 1024 * 1024;
 /** Browser pages served from loopback, on any port; no other origin gets CORS headers. */
@@ -119,8 +127,8 @@ export async function startDevChain(options: DevChainOptions = {}): Promise<DevC
   let provider: Provider | undefined = await createEdrProvider(chainId, [
     { address: faucet.address, balanceWei: faucetBalanceWei + DEPLOYMENT_FUNDS_WEI },
   ]);
-  // Before listening, so that nobody sees the chain without its token (or takes the faucet's nonce 0).
-  const usdc = await deployTestUsdc(provider, chainId, faucetBalanceWei);
+  // Before listening, so that nobody sees the chain without its contracts (or takes the faucet's nonce 0).
+  const { usdc, accountAbstraction } = await deployContracts(provider, chainId, faucetBalanceWei);
 
   const server = createServer((request, response) => {
     serveHttp(request, response, () => provider).catch((error: unknown) => {
@@ -137,6 +145,7 @@ export async function startDevChain(options: DevChainOptions = {}): Promise<DevC
     chainId,
     faucet,
     usdc,
+    accountAbstraction,
     close() {
       closing ??= new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));
@@ -152,16 +161,53 @@ export async function startDevChain(options: DevChainOptions = {}): Promise<DevC
 }
 
 /**
- * Deploys the test USDC from the faucet account (its first transaction, so nonce 0), through the provider
- * itself rather than over HTTP, then sets the faucet's balance to `faucetBalanceWei`. Returns the token's
- * address.
+ * Block 1 of a new dev chain, mined before it listens: the test USDC from the faucet's nonce 0 (so always at
+ * the same address), then ERC-4337 (`sendAccountAbstractionDeployments`). The faucet's balance is then set to
+ * `faucetBalanceWei`, so the set-up costs it nothing.
  */
-async function deployTestUsdc(
+async function deployContracts(
   provider: Provider,
   chainId: number,
   faucetBalanceWei: bigint,
-): Promise<Address> {
-  const request = async ({ method, params }: { method: string; params?: unknown }): Promise<unknown> => {
+): Promise<{ usdc: Address; accountAbstraction: AccountAbstractionContracts }> {
+  const request = providerRequest(provider);
+  const account = privateKeyToAccount(DEV_FAUCET_PRIVATE_KEY);
+  await request({ method: 'evm_setAutomine', params: [false] } as never);
+  const usdcDeployment = await account.signTransaction({
+    chainId,
+    type: 'eip1559',
+    nonce: 0,
+    data: encodeDeployData({ abi: TEST_USDC_ABI, bytecode: TEST_USDC_BYTECODE }),
+    gas: 2_000_000n,
+    maxFeePerGas: 100_000_000_000n,
+    maxPriorityFeePerGas: 0n,
+  });
+  const usdcHash = (await request({ method: 'eth_sendRawTransaction', params: [usdcDeployment] })) as Hex;
+  const { contracts, hashes } = await sendAccountAbstractionDeployments(request, chainId, 1);
+  await request({ method: 'evm_mine' } as never);
+  await request({ method: 'evm_setAutomine', params: [true] } as never);
+  for (const hash of [usdcHash, ...hashes]) {
+    const receipt = (await request({ method: 'eth_getTransactionReceipt', params: [hash] })) as {
+      status: Hex;
+      blockNumber: Hex;
+    } | null;
+    if (receipt?.status !== '0x1' || receipt.blockNumber !== '0x1') {
+      throw new Error(`Setting up the dev chain failed (transaction ${hash})`);
+    }
+  }
+  await request({
+    method: 'hardhat_setBalance',
+    params: [account.address, numberToHex(faucetBalanceWei)],
+  } as never);
+  return {
+    usdc: getContractAddress({ from: account.address, nonce: 0n }),
+    accountAbstraction: contracts,
+  };
+}
+
+/** An EIP-1193 `request` straight to the provider, for the set-up done before the chain listens. */
+function providerRequest(provider: Provider): EIP1193RequestFn {
+  return (async ({ method, params }: { method: string; params?: unknown }): Promise<unknown> => {
     const answer = withId(1, await callEdr(provider, { method, params }));
     if ('error' in answer) {
       throw Object.assign(new Error(answer.error.message), {
@@ -170,29 +216,7 @@ async function deployTestUsdc(
       });
     }
     return answer.result;
-  };
-  const account = privateKeyToAccount(DEV_FAUCET_PRIVATE_KEY);
-  const chain = defineChain({
-    id: chainId,
-    name: 'Local',
-    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-    rpcUrls: { default: { http: [] } },
-  });
-  const transport = custom({ request });
-  const walletClient = createWalletClient({ account, chain, transport });
-  const publicClient = createPublicClient({ chain, transport });
-
-  const hash = await walletClient.deployContract({ abi: TEST_USDC_ABI, bytecode: TEST_USDC_BYTECODE });
-  // Automine: the deployment is mined by the time its hash comes back.
-  const receipt = await publicClient.getTransactionReceipt({ hash });
-  if (receipt.status !== 'success' || receipt.contractAddress == null) {
-    throw new Error(`Deploying the test USDC on the dev chain failed (transaction ${hash})`);
-  }
-  await request({
-    method: 'hardhat_setBalance',
-    params: [account.address, numberToHex(faucetBalanceWei)],
-  });
-  return getAddress(receipt.contractAddress);
+  }) as EIP1193RequestFn;
 }
 
 function listen(server: Server, host: string, port: number): Promise<AddressInfo> {

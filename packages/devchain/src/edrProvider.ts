@@ -1,5 +1,6 @@
 import type { Provider, ProviderConfig } from '@nomicfoundation/edr';
 import { type Address, hexToBytes } from 'viem';
+import { DETERMINISTIC_DEPLOYER, DETERMINISTIC_DEPLOYER_CODE } from './deterministicDeployer.js';
 
 /**
  * The one EDR (Hardhat's Rust EVM) set-up behind every local chain: the dev chain served over HTTP
@@ -76,9 +77,11 @@ export async function createEdrProvider(
     chainId: BigInt(chainId),
     coinbase: hexToBytes(COINBASE),
     defaultTransactionGasLimit: DEFAULT_TRANSACTION_GAS_LIMIT,
-    // The hardfork's system contracts (EIP-4788 beacon roots, EIP-2935 block hashes) plus the funded accounts.
+    // The hardfork's system contracts (EIP-4788 beacon roots, EIP-2935 block hashes), the deterministic
+    // deployment proxy (as on public chains, where ERC-4337's contracts come from it) and the funded accounts.
     genesisState: [
       ...edr.l1GenesisState(hardfork),
+      { address: hexToBytes(DETERMINISTIC_DEPLOYER), code: hexToBytes(DETERMINISTIC_DEPLOYER_CODE) },
       ...accounts.map(({ address, balanceWei }) => ({ address: hexToBytes(address), balance: balanceWei })),
     ],
     hardfork: edr.l1HardforkToString(hardfork),

@@ -131,8 +131,8 @@ describe('sendFromFaucet on a transfer that reverts', () => {
           timeout: 5_000,
           interval: 20,
         })
-        // The faucet's nonce 0 deployed the test USDC at start.
-        .toBe(2);
+        // The faucet's nonces 0 to 4 deployed the test USDC and ERC-4337 at start.
+        .toBe(6);
       await rpc('hardhat_setCode', [to, '0x5f5ffd']);
       await rpc('evm_mine', []);
 
