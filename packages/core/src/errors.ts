@@ -80,6 +80,12 @@ export type ErrorCode =
   | 'walletconnect_session_expired'
   | 'walletconnect_unavailable'
   | 'too_many_streams'
+  | 'sponsor_unavailable'
+  | 'sponsor_not_allowed'
+  | 'sponsor_account_limit'
+  | 'sponsor_daily_cap'
+  | 'bundler_unavailable'
+  | 'bundler_method_not_allowed'
   | 'internal_error';
 
 /** What the catalogue holds for one code. */
@@ -388,6 +394,35 @@ export const ERROR_CATALOGUE: Readonly<Record<ErrorCode, ErrorSpec>> = {
   too_many_streams: {
     status: 429,
     message: 'Live updates are open in too many tabs. Close one, then reload.',
+  },
+  sponsor_unavailable: {
+    status: 400,
+    message:
+      'Network fees are not paid for you on this network. Send with ETH for the fee, or choose another network.',
+  },
+  sponsor_not_allowed: {
+    status: 403,
+    message:
+      'This send cannot have its network fee paid for you: only transfers from your own wallet that this ' +
+      'service covers are. Send with ETH for the fee instead.',
+  },
+  sponsor_account_limit: {
+    status: 429,
+    message:
+      'You have used all of today\'s free sends. Send with ETH for the fee, or wait until tomorrow (UTC).',
+  },
+  sponsor_daily_cap: {
+    status: 429,
+    message:
+      'Free network fees are used up for today on this network. Send with ETH for the fee, or try again tomorrow (UTC).',
+  },
+  bundler_unavailable: {
+    status: 400,
+    message: 'Smart-account sends are not available on this network. Send an ordinary transaction instead.',
+  },
+  bundler_method_not_allowed: {
+    status: 400,
+    message: 'That request is not passed on to the bundler. Only sending and reading user operations is.',
   },
   internal_error: { status: 500, message: 'Something went wrong on our side. Try again in a moment.' },
 };

@@ -19,6 +19,7 @@ export * from './createWalletShares.js';
 export * from './decodeShare.js';
 export * from './defaultCountryFromLocale.js';
 export * from './deviceLink.js';
+export * from './dialPaymaster.js';
 export * from './durations.js';
 export * from './encodeShare.js';
 export * from './errors.js';
