@@ -23,11 +23,12 @@ import {
   type BundlerClient,
   createBundlerClient,
   entryPoint08Abi,
+  type GetPaymasterDataParameters,
   toPackedUserOperation,
   toSimple7702SmartAccount,
   type UserOperation,
 } from 'viem/account-abstraction';
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   DIAL_PAYMASTER_GAS,
@@ -100,9 +101,9 @@ describe("Dial's paymaster on the local chain, through the real bundler", () => 
       async getPaymasterStubData() {
         return fields(encodeDialPaymasterData(window(), `0x${'ff'.repeat(64)}1c`));
       },
-      async getPaymasterData(operation: UserOperation) {
+      async getPaymasterData(operation: GetPaymasterDataParameters) {
         const open = window();
-        const packed = toPackedUserOperation({ ...operation, ...fields('0x') } as UserOperation);
+        const packed = toPackedUserOperation({ ...operation, ...fields('0x') } as unknown as UserOperation);
         const hash = dialPaymasterHash(packed, chain.chainId, chain.accountAbstraction.paymaster, open);
         return fields(encodeDialPaymasterData(open, await by.signMessage({ message: { raw: hash } })));
       },
@@ -116,7 +117,7 @@ describe("Dial's paymaster on the local chain, through the real bundler", () => 
     return { owner, account };
   }
 
-  async function authorize(owner: LocalAccount) {
+  async function authorize(owner: PrivateKeyAccount) {
     return owner.signAuthorization({
       chainId: chain.chainId,
       nonce: await client.getTransactionCount({ address: owner.address }),
