@@ -59,6 +59,36 @@ export function errorBody<const P extends TProperties>(
   return Type.Object({ error: errorField(codes), ...(extra ?? ({} as P)) }, { description });
 }
 
+/**
+ * The error answer of a JSON-RPC route (`POST /api/paymaster`): a JSON-RPC 2.0 error whose `data.code` is
+ * the catalogue's code (its `code` a JSON-RPC number), or, for a refusal before the route's own handler (the
+ * origin check, the session, the body's schema), the usual `{"error":{"code","message"}}`. Both serialize
+ * through it; {@link errorCodesOf} reads its codes from `data.code`.
+ */
+export function jsonRpcErrorBody(codes: readonly ErrorCode[]) {
+  return Type.Object(
+    {
+      jsonrpc: Type.Optional(Type.Literal('2.0')),
+      id: Type.Optional(Type.Union([Type.String(), Type.Number(), Type.Null()])),
+      error: Type.Object({
+        code: Type.Union([
+          Type.Integer({ description: 'The JSON-RPC error code.' }),
+          Type.String({ description: 'A catalogue code, for a refusal before the JSON-RPC handler.' }),
+        ]),
+        message: Type.String({ description: 'A message a person can act on.' }),
+        data: Type.Optional(
+          Type.Object({
+            code: Type.Enum([...codes], {
+              description: 'A code of the error catalogue (packages/core/src/errors.ts).',
+            }),
+          }),
+        ),
+      }),
+    },
+    { description: 'A JSON-RPC error whose `data.code` is from the catalogue.' },
+  );
+}
+
 /** What a route file declares. */
 export interface RouteSpec {
   method: RouteMethod;
@@ -209,7 +239,11 @@ export function defineRoute<const S extends RouteSpec>(spec: S & ParamsOfUrl<S>)
  * an error body. Reads a schema of the contract or its JSON form in the OpenAPI document alike.
  */
 export function errorCodesOf(schema: unknown): ErrorCode[] {
-  const code = (schema as Partial<TObject> | undefined)?.properties?.error as Partial<TObject> | undefined;
-  const values = (code?.properties?.code as { enum?: unknown } | undefined)?.enum;
+  const error = (schema as Partial<TObject> | undefined)?.properties?.error as Partial<TObject> | undefined;
+  const data = error?.properties?.data as Partial<TObject> | undefined;
+  // A JSON-RPC error body (jsonRpcErrorBody) names its codes in `data.code`.
+  const values =
+    (error?.properties?.code as { enum?: unknown } | undefined)?.enum ??
+    (data?.properties?.code as { enum?: unknown } | undefined)?.enum;
   return Array.isArray(values) ? (values as ErrorCode[]).slice().sort() : [];
 }

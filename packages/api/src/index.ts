@@ -24,6 +24,7 @@ export * from './routes.js';
 export * from './routeTypes.js';
 export * from './shapes.js';
 export * from './siwe.js';
+export * from './sponsorship.js';
 export * from './system.js';
 export * from './wallet.js';
 export * from './webauthnShapes.js';

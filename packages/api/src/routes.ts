@@ -57,6 +57,7 @@ import { pricesRoute } from './prices.js';
 import { lookupRecipientRoute } from './recipients.js';
 import { getRecoveryRoute, recoveryFailedRoute, recoveryOprfRoute } from './recovery.js';
 import { siweNonceRoute, siweVerifyRoute } from './siwe.js';
+import { bundlerRoute, paymasterRoute, sponsorshipReportRoute, walletFeesRoute } from './sponsorship.js';
 import { configRoute, healthRoute, readyRoute } from './system.js';
 import {
   getWalletRoute,
@@ -134,6 +135,10 @@ export const ROUTES = {
   walletEvents: walletEventsRoute,
   onrampSession: onrampSessionRoute,
   prices: pricesRoute,
+  walletFees: walletFeesRoute,
+  paymaster: paymasterRoute,
+  bundler: bundlerRoute,
+  sponsorshipReport: sponsorshipReportRoute,
   outbox: outboxRoute,
   faucet: faucetRoute,
   localChain: localChainRoute,
