@@ -6,6 +6,7 @@
  * @packageDocumentation
  */
 
+export * from './accountCalls.js';
 export * from './accountChangeMessage.js';
 export * from './activityPages.js';
 export * from './buildOnrampUrl.js';

@@ -1,5 +1,7 @@
+import { type AccountCall, decodeAccountCalls, ENTRY_POINT_V08 } from '@dial/core';
 import { type Address, decodeEventLog, decodeFunctionData, erc20Abi, type Hex } from 'viem';
-import type { TransactionEvidence } from '../chain/chainReader.js';
+import { entryPoint08Abi } from 'viem/account-abstraction';
+import type { ChainReceipt, ChainTransaction, TransactionEvidence } from '../chain/chainReader.js';
 import type { TransferAsset } from '../db/database.js';
 
 /** A recorded transfer, as the sender's browser described it, with the sender's registered wallet. */
@@ -51,7 +53,12 @@ export function judgeTransfer(
   if (!transaction.supported) {
     return { kind: 'mismatch', reason: 'a transaction type a Dial wallet does not send' };
   }
-  if (!same(transaction.from, claim.from)) return { kind: 'not_sender' };
+  if (!same(transaction.from, claim.from)) {
+    // A user operation (a sponsored send): a bundler sent the transaction, the wallet is an operation's sender.
+    return same(transaction.to, ENTRY_POINT_V08)
+      ? judgeUserOperation(claim, transaction, evidence.receipt, usdc)
+      : { kind: 'not_sender' };
+  }
   const amount = BigInt(claim.amount);
 
   if (claim.asset === 'native') {
@@ -89,6 +96,63 @@ export function judgeTransfer(
     }
   });
   return moved ? { kind: 'confirmed' } : { kind: 'mismatch', reason: 'no matching USDC Transfer log' };
+}
+
+/**
+ * Judges a claim against a bundler's `handleOps` transaction to EntryPoint v0.8: one of its user operations
+ * must come from the sender (`not_sender` otherwise) and make exactly the transfer described among its calls
+ * (Simple7702Account `execute`/`executeBatch`); its own outcome is the `UserOperationEvent` the EntryPoint
+ * logged for that sender and nonce (`success`), since a bundle can succeed while one of its operations
+ * reverted. A reverted bundle ran nothing.
+ */
+function judgeUserOperation(
+  claim: TransferClaim,
+  transaction: ChainTransaction,
+  receipt: ChainReceipt | null,
+  usdc: Address | undefined,
+): Verdict {
+  let operations: readonly { sender: Address; nonce: bigint; callData: Hex }[];
+  try {
+    const call = decodeFunctionData({ abi: entryPoint08Abi, data: transaction.input });
+    if (call.functionName !== 'handleOps') return { kind: 'not_sender' };
+    operations = call.args[0];
+  } catch {
+    return { kind: 'not_sender' };
+  }
+  const own = operations.filter((operation) => same(operation.sender, claim.from));
+  if (own.length === 0) return { kind: 'not_sender' };
+  if (claim.asset === 'usdc' && usdc === undefined)
+    return { kind: 'mismatch', reason: 'no USDC on this chain' };
+
+  const amount = BigInt(claim.amount);
+  const isClaimed = (call: AccountCall) =>
+    claim.asset === 'native'
+      ? same(call.to, claim.to) && call.value === amount && call.data === '0x'
+      : same(call.to, usdc) && call.value === 0n && isTransferCall(call.data, claim.to, amount);
+  const operation = own.find((candidate) => decodeAccountCalls(candidate.callData)?.some(isClaimed) === true);
+  if (operation === undefined) return { kind: 'mismatch', reason: 'no user operation makes that transfer' };
+  if (receipt === null) return { kind: 'pending' };
+  if (receipt.status === 'reverted') return { kind: 'failed' };
+
+  for (const log of receipt.logs) {
+    if (!same(log.address, ENTRY_POINT_V08)) continue;
+    try {
+      const event = decodeEventLog({
+        abi: entryPoint08Abi,
+        eventName: 'UserOperationEvent',
+        topics: log.topics as [Hex, ...Hex[]],
+        data: log.data,
+        strict: true,
+      });
+      if (same(event.args.sender, claim.from) && event.args.nonce === operation.nonce) {
+        return { kind: event.args.success ? 'confirmed' : 'failed' };
+      }
+    } catch {
+      // Another EntryPoint event (BeforeExecution, Deposited, …).
+    }
+  }
+  // A mined bundle logs an event for each operation it ran: none for this one means it did not run.
+  return { kind: 'failed' };
 }
 
 /** Whether call data is exactly ERC-20 `transfer(to, amount)`. */

@@ -16,7 +16,7 @@ import {
  *   would need the sender's key or a keccak collision. (The receipt, mined or not, status and logs, cannot
  *   be checked this way: those the RPC is trusted for.)
  * - `forged`: they are not (an RPC lying or broken).
- * - `unsupported`: a type a Dial wallet never sends (EIP-4844 blobs, EIP-7702, a rollup's deposit).
+ * - `unsupported`: a type a Dial wallet never sends nor has sent for it (EIP-4844 blobs, a rollup's deposit).
  *
  * @example
  * await checkSignedTransaction(await client.getTransaction({ hash })); // 'authentic'
@@ -64,6 +64,19 @@ export async function checkSignedTransaction(
         maxFeePerGas: transaction.maxFeePerGas,
         maxPriorityFeePerGas: transaction.maxPriorityFeePerGas,
         accessList: transaction.accessList,
+      };
+      signature = { r: transaction.r, s: transaction.s, yParity: transaction.yParity };
+      break;
+    case 'eip7702':
+      // A bundler's transaction that carries a wallet's first delegation (EIP-7702) with its user operation.
+      serializable = {
+        ...base,
+        type: 'eip7702',
+        chainId: transaction.chainId,
+        maxFeePerGas: transaction.maxFeePerGas,
+        maxPriorityFeePerGas: transaction.maxPriorityFeePerGas,
+        accessList: transaction.accessList,
+        authorizationList: transaction.authorizationList,
       };
       signature = { r: transaction.r, s: transaction.s, yParity: transaction.yParity };
       break;
