@@ -1,6 +1,5 @@
 import { DialError } from '@dial/core';
-import type { LocalAccount } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
+import { type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts';
 import { type DeviceUnlock, keyFromUnlock, unlockHeldDevice } from './rebuildKey';
 
 /**
@@ -20,7 +19,7 @@ export async function loadSigningAccount(
   userId: string,
   address: `0x${string}`,
   unlocked: Promise<DeviceUnlock> = unlockHeldDevice(userId),
-): Promise<LocalAccount> {
+): Promise<PrivateKeyAccount> {
   const unlock = await unlocked;
   if (unlock.status === 'unlocked' && unlock.wallet.address.toLowerCase() !== address.toLowerCase()) {
     unlock.device.heldShare.fill(0);

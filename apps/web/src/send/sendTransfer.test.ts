@@ -1,7 +1,7 @@
 import { DialError } from '@dial/core';
 import { InternalRpcError, UnauthorizedProviderError, UserRejectedRequestError } from 'viem';
 import { describe, expect, it } from 'vitest';
-import { sendError } from './sendTransfer';
+import { sendError } from './sendError';
 
 describe('sendError', () => {
   it('keeps a share error from getAccount, found in the provider error’s causes', () => {
