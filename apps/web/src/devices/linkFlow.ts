@@ -17,6 +17,7 @@ import { signWalletProof } from '../keys/signWalletProof';
 import { currentWalletKey } from '../keys/walletKey';
 import { SCREEN_PATHS } from '../navigation/routes';
 import {
+  cancelDeviceLink,
   claimDeviceLink,
   confirmDeviceLink,
   createDeviceLink,
@@ -159,5 +160,20 @@ export async function finishLink(userId: string, link: ClaimedLink, confirmed: D
     });
   } finally {
     heldShare.fill(0);
+  }
+}
+
+/**
+ * Cancels the link `id` this browser started or claimed, from either side, when the person leaves it
+ * (Cancel, "They differ"), and never fails: a link the server has settled already, or a request that does not
+ * get through, changes nothing for the person, since the link expires by itself within 5 minutes and no share
+ * is sealed without the old browser's confirmation. `null` (no link made yet) asks nothing.
+ */
+export async function cancelLinkQuietly(id: string | null): Promise<void> {
+  if (id === null) return;
+  try {
+    await cancelDeviceLink(id);
+  } catch {
+    // It expires by itself; the screen already says nothing was shared.
   }
 }
