@@ -54,7 +54,8 @@ test('a browser added by QR code opens the wallet with no password, and once rem
   await snap(other, 'link-device-words');
 
   // Both show the same words; the old browser names the new one, and confirms.
-  await expect(page.getByText(/entered the code\. Check that it shows these words/)).toBeVisible();
+  await expect(page.getByRole('status')).toHaveText(/^.+ entered the code\.$/);
+  await expect(page.getByText('Check that it shows these words, in this order:')).toBeVisible();
   expect(await wordsOn(page)).toEqual(wordsThere);
   await snap(page, 'add-device-compare');
   await page.getByRole('button', { name: 'The words match: add it' }).click();

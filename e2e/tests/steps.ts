@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, type Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 import { readCode, seenMessages } from './outbox.js';
 
 const screenshotDir = join(import.meta.dirname, '..', 'artifacts', 'screenshots');
@@ -69,4 +69,33 @@ export function uniqueEmail(name: string): string {
 export function uniqueUkMobile(): { e164: string; national: string } {
   const digits = String(Math.floor(Math.random() * 100_000)).padStart(5, '0');
   return { e164: `+447400${1}${digits}`, national: `07400 1${digits}` };
+}
+
+/** The page scrolls down only: nothing is wider than the screen. */
+export async function expectNoSidewaysScroll(page: Page): Promise<void> {
+  const { scrollWidth, clientWidth } = await page.evaluate(() => {
+    const root = document.scrollingElement ?? document.documentElement;
+    return { scrollWidth: root.scrollWidth, clientWidth: root.clientWidth };
+  });
+  expect(scrollWidth, 'the page is no wider than the screen').toBeLessThanOrEqual(clientWidth);
+}
+
+/** Presses Tab until `target` has the focus (at most `most` times): it is reachable by keyboard. */
+export async function tabTo(page: Page, target: Locator, most = 60): Promise<void> {
+  for (let press = 0; press < most; press++) {
+    await page.keyboard.press('Tab');
+    if (await target.evaluate((element) => element === document.activeElement)) return;
+  }
+  throw new Error(`${target} took no focus in ${most} presses of Tab`);
+}
+
+/** `element` has the focus, drawn as the keyboard's (a ring), and is on screen. */
+export async function expectKeyboardFocus(element: Locator): Promise<void> {
+  await expect(element).toBeFocused();
+  await expect(element).toBeInViewport();
+  expect(
+    await element.evaluate(
+      (node) => node.matches(':focus-visible') && getComputedStyle(node).outlineStyle !== 'none',
+    ),
+  ).toBe(true);
 }

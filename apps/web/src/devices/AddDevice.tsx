@@ -5,8 +5,8 @@ import { toDialError } from '../api/describeError';
 import { ErrorMessage } from '../ui/ErrorMessage';
 import { QrCode } from '../ui/QrCode';
 import { Screen } from '../ui/Screen';
-import { cancelDeviceLink, type DeviceInfo, type DeviceLink } from './devicesApi';
-import { confirmLink, linkUrl, type StartedLink, startLink } from './linkFlow';
+import type { DeviceInfo, DeviceLink } from './devicesApi';
+import { cancelLinkQuietly, confirmLink, linkUrl, type StartedLink, startLink } from './linkFlow';
 import { useCountdown } from './useCountdown';
 import { useLinkUpdates } from './useLinkUpdates';
 import { Words } from './Words';
@@ -90,97 +90,121 @@ export default function AddDevice({ userId, onClose }: AddDeviceProps) {
     }
   };
 
-  const cancel = async () => {
-    const current = step.kind === 'waiting' || step.kind === 'compare' ? step.link : null;
+  const cancel = () => {
     setStep({ kind: 'ended', why: 'cancelled' });
-    if (current !== null) {
-      try {
-        await cancelDeviceLink(current.id);
-      } catch {
-        // It expires by itself within 5 minutes, and nothing can be confirmed without this browser.
-      }
-    }
+    void cancelLinkQuietly(link?.id ?? null);
   };
 
+  const left = useCountdown(link?.expiresAt ?? null);
+  // The steps as the person sees them: confirming is the compare step with its button busy, and the code
+  // replaces "Making a code…" in place. Each new one moves the focus back to the heading.
+  const shown = step.kind === 'confirming' ? 'compare' : step.kind === 'waiting' ? 'starting' : step.kind;
+
   return (
-    <Screen title="Add a device">
+    <Screen title="Add a device" step={shown}>
       <p className="lead">
         Your wallet will open on the new device too, with no recovery password. This device stays as it is.
       </p>
-      {step.kind === 'starting' && <p role="status">Making a code…</p>}
-      {step.kind === 'waiting' && <WaitingForDevice link={step.link} onCancel={() => void cancel()} />}
+      {/* One status line for every step, so each change is read out; never the ticking countdown. */}
+      <p role="status" className={step.kind === 'added' ? 'message message-success' : undefined}>
+        <StepStatus step={step} left={left} />
+      </p>
+      {step.kind === 'waiting' && <WaitingForDevice link={step.link} left={left} />}
       {(step.kind === 'compare' || step.kind === 'confirming') && (
         <>
-          <p>
-            <strong>{step.claimant.name}</strong> entered the code. Check that it shows these words, in this
-            order:
-          </p>
+          <p>Check that it shows these words, in this order:</p>
           <Words words={step.words} />
           <p className="hint">
             If the words differ, someone else entered the code: cancel, and nothing is shared.
           </p>
-          <div className="actions">
-            <button
-              type="button"
-              className="button button-primary"
-              aria-disabled={step.kind === 'confirming'}
-              onClick={() => void confirm()}
-            >
-              {step.kind === 'confirming' ? 'Adding…' : 'The words match: add it'}
-            </button>
-            <button type="button" className="button button-secondary" onClick={() => void cancel()}>
-              They differ: cancel
-            </button>
-          </div>
         </>
       )}
-      {step.kind === 'added' && (
-        <>
-          <p role="status" className="message message-success">
-            {step.device.name} can now open your wallet. You can remove it any time in Settings › Devices.
-          </p>
-          <div className="actions">
+      {step.kind !== 'starting' && (
+        <div className="actions">
+          {step.kind === 'waiting' && (
+            <button type="button" className="button button-secondary" onClick={cancel}>
+              Cancel
+            </button>
+          )}
+          {(step.kind === 'compare' || step.kind === 'confirming') && (
+            <>
+              <button
+                type="button"
+                className="button button-primary"
+                aria-disabled={step.kind === 'confirming'}
+                onClick={() => void confirm()}
+              >
+                {step.kind === 'confirming' ? 'Adding…' : 'The words match: add it'}
+              </button>
+              <button type="button" className="button button-secondary" onClick={cancel}>
+                They differ: cancel
+              </button>
+            </>
+          )}
+          {step.kind === 'added' && (
             <button type="button" className="button button-primary" onClick={onClose}>
               Done
             </button>
-          </div>
-        </>
-      )}
-      {step.kind === 'ended' && (
-        <>
-          {step.why !== 'failed' && (
-            <p role="status">
-              {step.why === 'expired'
-                ? 'The code expired (codes last 5 minutes). Nothing was shared.'
-                : 'Cancelled. Nothing was shared.'}
-            </p>
           )}
-          <div className="actions">
-            <button type="button" className="button button-primary" onClick={() => void start()}>
-              Start again
-            </button>
-            <button type="button" className="button button-secondary" onClick={onClose}>
-              Back to settings
-            </button>
-          </div>
-        </>
+          {step.kind === 'ended' && (
+            <>
+              <button type="button" className="button button-primary" onClick={() => void start()}>
+                Start again
+              </button>
+              <button type="button" className="button button-secondary" onClick={onClose}>
+                Back to settings
+              </button>
+            </>
+          )}
+        </div>
       )}
       {error !== null && <ErrorMessage error={error} />}
     </Screen>
   );
 }
 
-/** The QR code, the code to type and how long they last, while the new browser has not entered it. */
-function WaitingForDevice({ link, onCancel }: { link: StartedLink; onCancel(): void }) {
-  const left = useCountdown(link.expiresAt);
+/** What the status line says at each step; the time left only once, when under a minute. */
+function StepStatus({ step, left }: { step: Step; left: number }) {
+  switch (step.kind) {
+    case 'starting':
+      return 'Making a code…';
+    case 'waiting':
+      return left > 0 && left <= 60
+        ? 'Waiting for the new device… Less than a minute left.'
+        : 'Waiting for the new device…';
+    case 'compare':
+      return (
+        <>
+          <strong>{step.claimant.name}</strong> entered the code.
+        </>
+      );
+    case 'confirming':
+      return `Adding ${step.claimant.name}…`;
+    case 'added':
+      return `${step.device.name} can now open your wallet. You can remove it any time in Settings › Devices.`;
+    case 'ended':
+      return step.why === 'expired'
+        ? 'The code expired (codes last 5 minutes). Nothing was shared.'
+        : step.why === 'cancelled'
+          ? 'Cancelled. Nothing was shared.'
+          : 'No code was made.';
+  }
+}
+
+/**
+ * The QR code, the code to type and how long they last, while the new browser has not entered it. The
+ * countdown is a timer, which screen readers leave alone (`aria-live="off"`): its seconds would drown
+ * everything else; the status line says once when less than a minute is left.
+ */
+function WaitingForDevice({ link, left }: { link: StartedLink; left: number }) {
   const url = linkUrl(window.location.origin, link.code);
   return (
     <>
       <ol className="steps">
         <li>On the new device, sign in to Dial with this same account.</li>
         <li>
-          Scan this code with its camera, or open <strong>{window.location.host}/link</strong> and type the
-          code below.
+          Scan this code with its camera, or open{' '}
+          <strong className="break-anywhere">{window.location.host}/link</strong> and type the code below.
         </li>
       </ol>
       <div className="link-code-box">
@@ -193,17 +217,27 @@ function WaitingForDevice({ link, onCancel }: { link: StartedLink; onCancel(): v
           {left > 0 ? `Expires in ${formatLeft(left)}` : 'Expired'}
         </p>
       </div>
-      <p role="status">Waiting for the new device…</p>
-      <div className="actions">
-        <button type="button" className="button button-secondary" onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
     </>
   );
 }
 
-/** Seconds as `4:05`. */
-export function formatLeft(seconds: number): string {
-  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
+/**
+ * Seconds as minutes and seconds, `4:05`: by `Intl.DurationFormat` where the browser has it, in the locale's
+ * digits and separator (`4.05` in Finnish), else spelled out as in English.
+ *
+ * @param locale - The locale (the browser's by default).
+ */
+export function formatLeft(seconds: number, locale?: string): string {
+  const duration = { minutes: Math.floor(seconds / 60), seconds: seconds % 60 };
+  const { DurationFormat } = Intl as unknown as { DurationFormat?: DurationFormatConstructor };
+  if (DurationFormat !== undefined) {
+    return new DurationFormat(locale, { minutes: 'numeric', seconds: '2-digit' }).format(duration);
+  }
+  return `${duration.minutes}:${String(duration.seconds).padStart(2, '0')}`;
 }
+
+/** The part of `Intl.DurationFormat` used here (the TypeScript libs in use do not type it yet). */
+type DurationFormatConstructor = new (
+  locale: string | undefined,
+  options: { minutes: 'numeric'; seconds: '2-digit' },
+) => { format(duration: { minutes: number; seconds: number }): string };

@@ -1,11 +1,10 @@
 import './devices.css';
 import { isDialError } from '@dial/core';
-import { type FormEvent, useId, useState } from 'react';
+import { type FormEvent, useId, useRef, useState } from 'react';
 import { toDialError } from '../api/describeError';
 import { ErrorMessage } from '../ui/ErrorMessage';
 import { Screen } from '../ui/Screen';
-import { cancelDeviceLink } from './devicesApi';
-import { type ClaimedLink, claimLink, finishLink } from './linkFlow';
+import { type ClaimedLink, cancelLinkQuietly, claimLink, finishLink } from './linkFlow';
 import { useLinkUpdates } from './useLinkUpdates';
 import { Words } from './Words';
 
@@ -38,6 +37,8 @@ export default function LinkDevice({ userId, initialCode, onLinked, onClose }: L
   const [error, setError] = useState<unknown>(null);
   const inputId = useId();
   const hintId = useId();
+  const errorId = useId();
+  const input = useRef<HTMLInputElement>(null);
 
   const claim = async (event: FormEvent) => {
     event.preventDefault();
@@ -49,8 +50,13 @@ export default function LinkDevice({ userId, initialCode, onLinked, onClose }: L
     } catch (caught) {
       setError(toDialError(caught));
       setStep({ kind: 'enter' });
+      // Back to the field to correct, with the error read out beside it.
+      input.current?.focus();
     }
   };
+
+  /** The code itself was refused (not one, or not a link's): the field says so, and names why. */
+  const codeRefused = isDialError(error, 'invalid_data') || isDialError(error, 'device_link_not_found');
 
   const waiting = step.kind === 'waiting' ? step.link : null;
   useLinkUpdates(
@@ -77,45 +83,47 @@ export default function LinkDevice({ userId, initialCode, onLinked, onClose }: L
     },
   );
 
-  const cancel = async () => {
-    const current = waiting;
+  const cancel = () => {
     setStep({ kind: 'ended', why: 'cancelled' });
-    if (current !== null) {
-      try {
-        await cancelDeviceLink(current.id);
-      } catch {
-        // It expires by itself within 5 minutes.
-      }
-    }
+    void cancelLinkQuietly(waiting?.id ?? null);
   };
 
+  // The steps as the person sees them: the form stays while its code is checked, and "Setting up" is the
+  // words' step going on. A new one moves the focus to its heading, the form's to its field.
+  const shown = step.kind === 'claiming' ? 'enter' : step.kind === 'finishing' ? 'waiting' : step.kind;
+
   return (
-    <Screen title="Open your wallet on this device" focusHeading={step.kind !== 'enter'}>
-      {(step.kind === 'enter' || step.kind === 'claiming') && (
-        <form onSubmit={(event) => void claim(event)} noValidate>
+    <Screen title="Open your wallet on this device" focusHeading={shown !== 'enter'} step={shown}>
+      {shown === 'enter' && (
+        <form className="form" onSubmit={(event) => void claim(event)} noValidate>
           <p className="lead">
             On a device where your wallet opens, go to Settings › Devices › Add a device. Scan its QR code
             with this device&apos;s camera, or type the code it shows.
           </p>
-          <label htmlFor={inputId}>Code from your other device</label>
-          <input
-            id={inputId}
-            className="input link-code-input"
-            value={code}
-            onChange={(event) => setCode(event.target.value)}
-            autoComplete="off"
-            autoCapitalize="characters"
-            spellCheck={false}
-            inputMode="text"
-            maxLength={12}
-            aria-describedby={hintId}
-            aria-invalid={isDialError(error, 'invalid_data') || isDialError(error, 'device_link_not_found')}
-            // biome-ignore lint/a11y/noAutofocus: the screen's one field, opened to be filled.
-            autoFocus
-          />
-          <p className="hint" id={hintId}>
-            8 letters and digits, like ACDE-FGHJ. It works once, for 5 minutes.
-          </p>
+          <div className="field">
+            <label className="label" htmlFor={inputId}>
+              Code from your other device
+            </label>
+            <input
+              ref={input}
+              id={inputId}
+              className="input link-code-input"
+              value={code}
+              onChange={(event) => setCode(event.target.value)}
+              autoComplete="off"
+              autoCapitalize="characters"
+              spellCheck={false}
+              inputMode="text"
+              maxLength={12}
+              aria-describedby={codeRefused ? `${hintId} ${errorId}` : hintId}
+              aria-invalid={codeRefused}
+              // biome-ignore lint/a11y/noAutofocus: the screen's one field, opened to be filled.
+              autoFocus
+            />
+            <p className="hint" id={hintId}>
+              8 letters and digits, like ACDE-FGHJ. It works once, for 5 minutes.
+            </p>
+          </div>
           <div className="actions">
             <button type="submit" className="button button-primary" aria-disabled={step.kind === 'claiming'}>
               {step.kind === 'claiming' ? 'Checking…' : 'Continue'}
@@ -133,57 +141,74 @@ export default function LinkDevice({ userId, initialCode, onLinked, onClose }: L
             confirm there:
           </p>
           <Words words={step.link.words} />
-          <p role="status">
-            {step.kind === 'finishing' ? 'Setting up this device…' : 'Waiting for your other device…'}
-          </p>
-          {step.kind === 'waiting' && (
-            <div className="actions">
-              <button type="button" className="button button-secondary" onClick={() => void cancel()}>
-                Cancel
-              </button>
-            </div>
-          )}
         </>
+      )}
+      {/*
+        One status line for every step, so each change is read out (empty, and out of the layout, while the
+        form shows).
+      */}
+      <p role="status" className={statusClass(step)}>
+        {statusText(step)}
+      </p>
+      {step.kind === 'waiting' && (
+        <div className="actions">
+          <button type="button" className="button button-secondary" onClick={cancel}>
+            Cancel
+          </button>
+        </div>
       )}
       {step.kind === 'done' && (
-        <>
-          <p role="status" className="message message-success">
-            This device can now open your wallet. You can remove it any time in Settings › Devices, on any of
-            your devices.
-          </p>
-          <div className="actions">
-            <button type="button" className="button button-primary" onClick={onLinked}>
-              Open my wallet
-            </button>
-          </div>
-        </>
+        <div className="actions">
+          <button type="button" className="button button-primary" onClick={onLinked}>
+            Open my wallet
+          </button>
+        </div>
       )}
       {step.kind === 'ended' && (
-        <>
-          <p role="status">
-            {step.why === 'expired'
-              ? 'The code expired (codes last 5 minutes). Start again on your other device.'
-              : 'This device was not added.'}
-          </p>
-          <div className="actions">
-            <button
-              type="button"
-              className="button button-primary"
-              onClick={() => {
-                setError(null);
-                setCode('');
-                setStep({ kind: 'enter' });
-              }}
-            >
-              Enter another code
-            </button>
-            <button type="button" className="button button-secondary" onClick={onClose}>
-              Not now
-            </button>
-          </div>
-        </>
+        <div className="actions">
+          <button
+            type="button"
+            className="button button-primary"
+            onClick={() => {
+              setError(null);
+              setCode('');
+              setStep({ kind: 'enter' });
+            }}
+          >
+            Enter another code
+          </button>
+          <button type="button" className="button button-secondary" onClick={onClose}>
+            Not now
+          </button>
+        </div>
       )}
-      {error !== null && <ErrorMessage error={error} />}
+      {error !== null && <ErrorMessage error={error} id={errorId} />}
     </Screen>
   );
+}
+
+/** What the status line says at each step. */
+function statusText(step: Step): string {
+  switch (step.kind) {
+    case 'enter':
+      return '';
+    case 'claiming':
+      return 'Checking the code…';
+    case 'waiting':
+      return 'Waiting for your other device…';
+    case 'finishing':
+      return 'Setting up this device…';
+    case 'done':
+      return 'This device can now open your wallet. You can remove it any time in Settings › Devices, on any of your devices.';
+    case 'ended':
+      return step.why === 'expired'
+        ? 'The code expired (codes last 5 minutes). Start again on your other device.'
+        : 'This device was not added.';
+  }
+}
+
+/** The status line's look: out of the layout while the form shows (it stays in the page, to be heard). */
+function statusClass(step: Step): string | undefined {
+  if (step.kind === 'enter' || step.kind === 'claiming') return 'visually-hidden';
+  return step.kind === 'done' ? 'message message-success' : undefined;
 }
