@@ -1,5 +1,13 @@
 import { type BrowserContext, type CDPSession, expect, type Page, test } from '@playwright/test';
-import { enterCodeAndOpenWallet, requestCode, snap, uniqueUkMobile } from './steps.js';
+import {
+  enterCodeAndOpenWallet,
+  expectKeyboardFocus,
+  expectNoSidewaysScroll,
+  requestCode,
+  snap,
+  tabTo,
+  uniqueUkMobile,
+} from './steps.js';
 
 // Passkeys in Chromium, with its virtual authenticator (CDP `WebAuthn`): a platform authenticator (internal
 // transport) that holds discoverable credentials and verifies its user at once. WebAuthn works on
@@ -172,4 +180,65 @@ test('the sign-in form offers passkeys in its autofill (conditional mediation on
   // once (it needs no pick), which signs in.
   await expect(wallet(page)).toBeVisible({ timeout: 30_000 });
   expect((await credentialsOf(authenticator))[0]?.signCount).toBeGreaterThan(1);
+});
+
+test.describe('on a small screen in German, by keyboard alone', () => {
+  test.use({ viewport: { width: 360, height: 740 }, locale: 'de-DE' });
+
+  test('the passkey buttons and "Add a passkey" keep the focus through a refusal', async ({
+    page,
+    context,
+  }) => {
+    test.setTimeout(120_000);
+    await withoutAutofill(context);
+    await addAuthenticator(context, page);
+    await page.goto('/');
+    await expectNoSidewaysScroll(page);
+
+    // The authenticator holds no passkey yet: the browser refuses, and the focus stays on the button
+    // (not dropped to the page's start while it waited), ready for the next try.
+    const signIn = page.getByRole('button', { name: 'Sign in with a passkey' });
+    await tabTo(page, signIn);
+    await expectKeyboardFocus(signIn);
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('alert')).toContainText('The passkey was not used');
+    await expect(signIn).toBeFocused();
+    await expectNoSidewaysScroll(page);
+    await snap(page, 'layout-passkey-refused');
+
+    const signUp = page.getByRole('button', { name: 'Create an account with a passkey' });
+    await page.keyboard.press('Tab');
+    await expectKeyboardFocus(signUp);
+    await page.keyboard.press('Enter');
+    await expect(wallet(page)).toBeVisible({ timeout: 30_000 });
+
+    // Settings › Add a passkey: its heading takes the focus, its field is the next stop, Enter asks the
+    // browser. This authenticator holds the account's passkey already, which the alert says; the focus stays
+    // in the field (not dropped while the browser asked), and Cancel is a Tab away.
+    await page.goto('/settings');
+    const add = page.getByRole('button', { name: 'Add a passkey' });
+    await tabTo(page, add);
+    await expectKeyboardFocus(add);
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('heading', { name: 'Add a passkey' })).toBeFocused();
+    await expectNoSidewaysScroll(page);
+    const name = page.getByRole('textbox', { name: 'Name (optional)' });
+    await page.keyboard.press('Tab');
+    await expect(name).toBeFocused();
+    await page.keyboard.type('Laptop');
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('alert')).toHaveText('This device already holds a passkey of your account.');
+    await expect(name).toBeFocused();
+    await expect(name).toBeEditable();
+    await expectNoSidewaysScroll(page);
+    await snap(page, 'layout-add-passkey-refused');
+    const create = page.getByRole('button', { name: 'Create passkey' });
+    await page.keyboard.press('Tab');
+    await expectKeyboardFocus(create);
+    await page.keyboard.press('Tab');
+    await expectKeyboardFocus(page.getByRole('button', { name: 'Cancel' }));
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('heading', { name: 'Settings' })).toBeFocused();
+    await expectNoSidewaysScroll(page);
+  });
 });

@@ -55,12 +55,13 @@ export function AddPasskey({ userId, onLinked, onCancel }: AddPasskeyProps) {
             placeholder="My phone"
             autoComplete="off"
             onChange={(event) => setName(event.target.value)}
-            disabled={busy}
+            // Not disabled while the browser asks: the focus stays here (a disabled field would drop it).
+            readOnly={busy}
           />
         </div>
         {error !== null && <ErrorMessage error={error} />}
         <div className="actions">
-          <button type="submit" className="button button-primary" disabled={busy}>
+          <button type="submit" className="button button-primary" aria-disabled={busy}>
             {busy ? 'Waiting for your passkey…' : 'Create passkey'}
           </button>
           <button type="button" className="button button-secondary" onClick={onCancel}>

@@ -51,7 +51,11 @@ export function PasskeySignIn({ onSignedIn }: PasskeySignInProps) {
 
   if (!passkeysPossible()) return null;
 
+  // The buttons stay enabled while busy (aria-disabled, and a press then does nothing): a disabled button
+  // would drop the keyboard's focus to the page's start, and after a refused passkey the person would have
+  // to find their place again.
   const run = async (what: Exclude<Busy, null>) => {
+    if (busy !== null) return;
     autofill.current?.abort();
     setBusy(what);
     setError(null);
@@ -71,7 +75,7 @@ export function PasskeySignIn({ onSignedIn }: PasskeySignInProps) {
         <button
           type="button"
           className="button button-secondary"
-          disabled={busy !== null}
+          aria-disabled={busy !== null}
           onClick={() => void run('sign-in')}
         >
           {busy === 'sign-in' ? 'Waiting for your passkey…' : 'Sign in with a passkey'}
@@ -79,7 +83,7 @@ export function PasskeySignIn({ onSignedIn }: PasskeySignInProps) {
         <button
           type="button"
           className="button button-link"
-          disabled={busy !== null}
+          aria-disabled={busy !== null}
           onClick={() => void run('sign-up')}
         >
           {busy === 'sign-up' ? 'Creating your passkey…' : 'Create an account with a passkey'}
