@@ -91,6 +91,8 @@ export default function AddDevice({ userId, onClose }: AddDeviceProps) {
   };
 
   const cancel = () => {
+    // Once confirming, the share is on its way: "Cancelled" would not be true.
+    if (step.kind === 'confirming') return;
     setStep({ kind: 'ended', why: 'cancelled' });
     void cancelLinkQuietly(link?.id ?? null);
   };
@@ -136,7 +138,12 @@ export default function AddDevice({ userId, onClose }: AddDeviceProps) {
               >
                 {step.kind === 'confirming' ? 'Adding…' : 'The words match: add it'}
               </button>
-              <button type="button" className="button button-secondary" onClick={cancel}>
+              <button
+                type="button"
+                className="button button-secondary"
+                aria-disabled={step.kind === 'confirming'}
+                onClick={cancel}
+              >
                 They differ: cancel
               </button>
             </>
