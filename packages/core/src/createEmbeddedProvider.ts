@@ -38,6 +38,13 @@ import {
   getTransactionCount,
   prepareTransactionRequest,
 } from 'viem/actions';
+import {
+  type CallsFeePayer,
+  type CallsLocation,
+  createEmbeddedCalls,
+  type EmbeddedCalls,
+  type EmbeddedUserOperations,
+} from './embeddedCalls.js';
 import { DialError } from './errors.js';
 import { findCause } from './findCause.js';
 import { parseTransactionParam, type TransactionParam } from './parseTransactionParam.js';
@@ -48,8 +55,13 @@ export interface EmbeddedProviderApprovalRequest {
   method: string;
   /** The request's params, exactly as the app sent them. */
   params: unknown;
-  /** The id of the chain the request is for (the provider's current chain). */
+  /** The id of the chain the request is for (the provider's current chain; for `wallet_sendCalls` its `chainId`). */
   chainId: number;
+  /**
+   * For `wallet_sendCalls` only: who pays the network fee of its user operation, the operator's paymaster,
+   * the app's (its `paymasterService`), or the wallet itself.
+   */
+  feePayer?: CallsFeePayer;
 }
 
 /** Options of {@link createEmbeddedProvider}. */
@@ -77,6 +89,18 @@ export interface EmbeddedProviderOptions {
    * transport on the chain's first default RPC URL.
    */
   transport?: (chain: Chain) => EIP1193RequestFn;
+  /**
+   * Turns on EIP-5792 (`wallet_getCapabilities`, `wallet_sendCalls`, `wallet_getCallsStatus`,
+   * `wallet_showCallsStatus`): gives, per chain, the ERC-4337 bundler and paymaster through which a batch of
+   * calls goes out as one user operation of the wallet's EIP-7702 smart account; undefined for a chain
+   * without. Called at most once per chain. Without this option those methods fail with 4200, as before.
+   */
+  userOperations?: (chain: Chain) => EmbeddedUserOperations | undefined;
+  /**
+   * Shows the person the calls `wallet_sendCalls` answered `id` for (`wallet_showCallsStatus`), e.g. its
+   * activity entry. Without it `wallet_showCallsStatus` fails with 4200.
+   */
+  showCallsStatus?: (id: string, location: CallsLocation) => void | Promise<void>;
 }
 
 /** An EIP-1193 provider for the embedded wallet: see {@link createEmbeddedProvider}. */
@@ -122,6 +146,16 @@ type Listener = (...args: never[]) => void;
  *   `getAccount`, after `approve`. An address or `from` that is not the wallet's fails with 4100.
  * - `eth_sendRawTransaction` and every read (`eth_getBalance`, `eth_call`, `eth_estimateGas`, …) go to the
  *   current chain's RPC, errors included as it answers them.
+ * - With `userOperations`, EIP-5792 (see `createEmbeddedCalls`): `wallet_getCapabilities` `[address,
+ *   chainIds?]` answers, per chain with a bundler (hex chain id), `atomic` (`ready` before the wallet's first
+ *   batch there, `supported` once its key is delegated to Simple7702Account) and `paymasterService` where a
+ *   paymaster can be used; `wallet_sendCalls` (version 2.0.0) sends the calls as one EIP-7702 user operation
+ *   through the bundler, after `approve` (method `wallet_sendCalls`, with `feePayer`), signing the delegation
+ *   with the first batch, and answers `{ id }`; `wallet_getCallsStatus` answers EIP-5792's status (100, 200,
+ *   500) from the bundler's receipt and the chain; `wallet_showCallsStatus` calls `showCallsStatus`. Their
+ *   errors are EIP-5792's: 5700 a capability not supported and not optional, 5710 a chain without a
+ *   bundler, 5720 an app's id used twice, 5730 an unknown id, 5740 too many calls. Without
+ *   `userOperations` (or, for the last, `showCallsStatus`) they fail with 4200.
  * - Other signing and wallet methods (`eth_sign`, `eth_signTransaction`, `wallet_addEthereumChain`,
  *   `wallet_watchAsset`, …) fail with 4200.
  *
@@ -216,11 +250,21 @@ export function createEmbeddedProvider(options: EmbeddedProviderOptions): Embedd
     }
   }
 
-  async function askApproval(method: string, params: unknown, chain: Chain): Promise<void> {
+  async function askApproval(
+    method: string,
+    params: unknown,
+    chain: Chain,
+    feePayer?: CallsFeePayer,
+  ): Promise<void> {
     if (approve === undefined) return;
     let approved: boolean;
     try {
-      approved = await approve({ method, params, chainId: chain.id });
+      approved = await approve({
+        method,
+        params,
+        chainId: chain.id,
+        ...(feePayer === undefined ? {} : { feePayer }),
+      });
     } catch (error) {
       if (hasNumericCode(error)) throw error;
       throw new UserRejectedRequestError(asError(error, `Approving ${method} failed.`));
@@ -350,6 +394,26 @@ export function createEmbeddedProvider(options: EmbeddedProviderOptions): Embedd
     return { nonce, gas, ...fees };
   }
 
+  const userOperationSetUps = new Map<number, EmbeddedUserOperations | undefined>();
+  const makeUserOperations = options.userOperations;
+  const calls: EmbeddedCalls | undefined =
+    makeUserOperations === undefined
+      ? undefined
+      : createEmbeddedCalls({
+          address,
+          chains,
+          userOperations(chain) {
+            if (!userOperationSetUps.has(chain.id))
+              userOperationSetUps.set(chain.id, makeUserOperations(chain));
+            return userOperationSetUps.get(chain.id);
+          },
+          clientOf,
+          askApproval,
+          loadAccount,
+          requireOwnAddress,
+          showCallsStatus: options.showCallsStatus,
+        });
+
   async function handle(method: string, params: unknown): Promise<unknown> {
     // Taken once, so a chain switch while this request waits (for approval, say) cannot change its chain.
     const chain = currentChain;
@@ -368,10 +432,24 @@ export function createEmbeddedProvider(options: EmbeddedProviderOptions): Embedd
       case 'eth_sendTransaction':
       case 'wallet_sendTransaction':
         return sendTransaction(method, params, chain);
+      case 'wallet_getCapabilities':
+        if (calls === undefined) break;
+        return calls.getCapabilities(params);
+      case 'wallet_sendCalls':
+        if (calls === undefined) break;
+        return calls.sendCalls(params);
+      case 'wallet_getCallsStatus':
+        if (calls === undefined) break;
+        return calls.getCallsStatus(params);
+      case 'wallet_showCallsStatus':
+        if (calls?.showCallsStatus === undefined) break;
+        return calls.showCallsStatus(params);
       default:
         if (isUnsupported(method)) throw new UnsupportedProviderMethodError(new Error(method), { method });
         return rpcOf(chain)(params === undefined ? { method } : { method, params });
     }
+    // An EIP-5792 method without its set-up.
+    throw new UnsupportedProviderMethodError(new Error(method), { method });
   }
 
   async function request(args: unknown): Promise<unknown> {
