@@ -46,6 +46,20 @@ import {
   type EmbeddedUserOperations,
 } from './embeddedCalls.js';
 import { DialError } from './errors.js';
+
+// What an app of the provider needs to set up EIP-5792 and to read a batch's id.
+export {
+  type CallReceipt,
+  type CallsFeePayer,
+  type CallsLocation,
+  type CallsStatus,
+  decodeCallsId,
+  type EmbeddedPaymaster,
+  type EmbeddedUserOperations,
+  encodeCallsId,
+  MAX_CALLS_PER_BATCH,
+} from './embeddedCalls.js';
+
 import { findCause } from './findCause.js';
 import { parseTransactionParam, type TransactionParam } from './parseTransactionParam.js';
 

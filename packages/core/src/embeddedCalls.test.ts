@@ -18,6 +18,7 @@ import {
   createWalletClient,
   custom,
   defineChain,
+  type EIP1193RequestFn,
   encodeFunctionData,
   type Hex,
   http,
@@ -389,6 +390,70 @@ describe('EIP-5792 through viem’s own actions', () => {
       (await waitForCallsStatus(wallet.client, { id, pollingInterval: 50, timeout: 30_000 })).status,
     ).toBe('success');
     expect(await publicClient.getBalance({ address: to })).toBe(7n);
+  }, 90_000);
+
+  it('a batch not yet bundled reads pending (100) on the provider that sent it, unknown (5730) on another; then success (bundler given as a request function)', async () => {
+    const bundlerRpc = http(bundler.url)({ chain: local }).request;
+    let holdReceipts = true;
+    const bundlerRequest: EIP1193RequestFn = (async (args: { method: string; params?: unknown }) => {
+      // The bundler's mempool, seen through ERC-4337's methods: no receipt yet.
+      if (holdReceipts && args.method === 'eth_getUserOperationReceipt') return null;
+      return bundlerRpc(args as never);
+    }) as EIP1193RequestFn;
+    const key = generatePrivateKey();
+    const address = privateKeyToAddress(key);
+    await fund(address, parseEther('1'));
+    const options = {
+      address,
+      chains: [local],
+      chainId: local.id,
+      getAccount: async () => privateKeyToAccount(key),
+      userOperations: () => ({ bundler: bundlerRequest }),
+    };
+    const client = createWalletClient({
+      account: address,
+      chain: local,
+      transport: custom(createEmbeddedProvider(options)),
+    });
+    const other = createWalletClient({
+      account: address,
+      chain: local,
+      transport: custom(createEmbeddedProvider(options)),
+    });
+    const to = freshAddress();
+    const { id } = await sendCalls(client, { calls: [{ to, value: 11n }] });
+    expect(await getCallsStatus(client, { id })).toMatchObject({
+      status: 'pending',
+      statusCode: 100,
+      atomic: true,
+      receipts: [],
+    });
+    expect(codeOf(await rejectionOf(getCallsStatus(other, { id })))).toBe(5730);
+    holdReceipts = false;
+    const status = await waitForCallsStatus(client, { id, pollingInterval: 50, timeout: 30_000 });
+    expect(status.status).toBe('success');
+    // Once it landed, any provider of the wallet reads it: the id holds the chain and the operation's hash.
+    expect((await getCallsStatus(other, { id })).status).toBe('success');
+    expect(await publicClient.getBalance({ address: to })).toBe(11n);
+  }, 90_000);
+
+  it("a batch whose call would revert is refused with the bundler's error before anything is sent: none of its calls happen", async () => {
+    const wallet = await newWallet(parseEther('1'));
+    const to = freshAddress();
+    const refused = await rejectionOf(
+      sendCalls(wallet.client, {
+        // The wallet holds no test USDC: the second call reverts, so the first must not happen either.
+        calls: [{ to, value: 1000n }, usdcTransfer(freshAddress(), 1n)],
+      }),
+    );
+    // Alto answers such an operation's estimate with a bare HTTP 500 ("could not parse simulate validation
+    // result"): the bundler was reached, so it is -32603 with its words, not 4901. A JSON-RPC refusal
+    // (-32521 "execution reverted", -32500 validation) would pass through as the bundler gives it.
+    expect([-32603, -32521, -32500]).toContain(codeOf(refused));
+    expect(codeOf(refused)).not.toBe(4901);
+    expect(await publicClient.getBalance({ address: to })).toBe(0n);
+    expect(await publicClient.getCode({ address: wallet.address })).toBeUndefined();
+    expect(await publicClient.getTransactionCount({ address: wallet.address })).toBe(0);
   }, 90_000);
 
   it('the person refusing gives 4001, the key is never rebuilt and nothing is sent', async () => {

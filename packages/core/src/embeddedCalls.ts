@@ -8,6 +8,7 @@ import {
   DuplicateIdError,
   type EIP1193RequestFn,
   type Hex,
+  HttpRequestError,
   hexToNumber,
   http,
   InternalRpcError,
@@ -177,7 +178,7 @@ export function createEmbeddedCalls(options: EmbeddedCallsOptions): EmbeddedCall
     if (bundler === undefined) {
       const transport: Transport =
         typeof setUp.bundler === 'string'
-          ? http(setUp.bundler)
+          ? answeredHttp(setUp.bundler)
           : custom({ request: setUp.bundler }, { retryCount: 0 });
       bundler = createBundlerClient({ client: options.clientOf(chain), chain, transport });
       bundlers.set(chain.id, bundler);
@@ -457,7 +458,7 @@ function choosePaymaster(capabilities: unknown, setUp: EmbeddedUserOperations): 
           feePayer: 'operator',
           paymaster:
             typeof setUp.paymaster === 'string'
-              ? createPaymasterClient({ transport: http(setUp.paymaster) })
+              ? createPaymasterClient({ transport: answeredHttp(setUp.paymaster) })
               : setUp.paymaster,
           context: setUp.paymasterContext,
         };
@@ -473,8 +474,36 @@ function choosePaymaster(capabilities: unknown, setUp: EmbeddedUserOperations): 
   }
   return {
     feePayer: 'app',
-    paymaster: createPaymasterClient({ transport: http(service.url) }),
+    paymaster: createPaymasterClient({ transport: answeredHttp(service.url) }),
     context: service.context,
+  };
+}
+
+/**
+ * viem's `http` transport to a bundler or paymaster service, where an answer that is an HTTP error without a
+ * JSON-RPC error in it (Alto answers a simulation it cannot read with a bare 500) becomes -32603 with the
+ * service's words: the service was reached, so it must not read as the chain being unreachable (4901).
+ */
+function answeredHttp(url: string): Transport {
+  return (parameters) => {
+    const inner = http(url)(parameters);
+    const request = (async (
+      args: Parameters<EIP1193RequestFn>[0],
+      options?: Parameters<EIP1193RequestFn>[1],
+    ) => {
+      try {
+        return await inner.request(args, options);
+      } catch (error) {
+        if (error instanceof HttpRequestError && error.status !== undefined) {
+          // Not kept as the cause: the provider reads an HttpRequestError anywhere in the causes as 4901.
+          throw new InternalRpcError(
+            new Error(`${url} answered ${args.method} with HTTP ${error.status}: ${error.details}`),
+          );
+        }
+        throw error;
+      }
+    }) as EIP1193RequestFn;
+    return { ...inner, request };
   };
 }
 
