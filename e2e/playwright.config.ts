@@ -8,6 +8,9 @@ import { CHROMIUM_ARGS, CHROMIUM_EXECUTABLE } from './chromium.mjs';
 // and a fresh data directory, so they never touch a developer's ./data.
 const port = Number(process.env.E2E_PORT ?? 8181);
 const chainPort = Number(process.env.E2E_CHAIN_PORT ?? 8646);
+// The local chain's ERC-4337 bundler, started by the server beside the chain: a port of its own, not 4337.
+const bundlerPort = Number(process.env.E2E_BUNDLER_PORT ?? 8648);
+process.env.E2E_BUNDLER_PORT = String(bundlerPort);
 // Inherited by the workers: the test wallet (tests/testWallet.ts) sends to the local chain from Node.
 process.env.E2E_CHAIN_PORT = String(chainPort);
 // WalletConnect is on for every test: the server sends the browser to a relay stand-in (@dial/wcrelay) on
@@ -55,6 +58,7 @@ export default defineConfig({
       DATA_DIR: dataDir,
       LOCAL_CHAIN: 'on',
       LOCAL_CHAIN_PORT: String(chainPort),
+      LOCAL_BUNDLER_PORT: String(bundlerPort),
       WALLETCONNECT_PROJECT_ID: walletConnectProjectId,
       WALLETCONNECT_RELAY_URL: `ws://127.0.0.1:${walletConnectRelayPort}`,
       // Every test signs in from 127.0.0.1: lift the per-IP code limits (the per-address ones still apply).

@@ -41,6 +41,7 @@ import { connectRedis, type RedisClient } from './rateLimit/connectRedis.js';
 import type { RateLimiter } from './rateLimit/rateLimiter.js';
 import { createRedisRateLimiter } from './rateLimit/redisRateLimiter.js';
 import { createSqlRateLimiter } from './rateLimit/sqlRateLimiter.js';
+import { registerSponsorship } from './sponsor/registerSponsorship.js';
 import { registerSystemRoutes } from './system/systemRoutes.js';
 import { registerWallet } from './wallet/registerWallet.js';
 
@@ -175,6 +176,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
   registerActivityRoutes(app, ctx, deps.transferCheckIntervalMs);
   registerChainWatch(app, ctx);
   registerPriceRoutes(app, ctx);
+  registerSponsorship(app, ctx);
   registerEventRoutes(app, walletStreams);
   await registerOnramp(app, ctx, onramp);
   if (config.environment !== 'production') {

@@ -27,7 +27,7 @@ const LAYERS: readonly (readonly string[])[] = [
   // The wallet's key (shares, recovery, its proofs), the account's changes, the account's settings.
   ['wallet', 'accountChanges', 'account'],
   // Money: the history, the chain watcher, the on-ramp, prices; and the development routes over them.
-  ['activity', 'chainWatch', 'onramp', 'prices', 'dev'],
+  ['activity', 'chainWatch', 'onramp', 'prices', 'sponsor', 'dev'],
   // The wiring: the app lists the features; main starts it.
   ['app.ts', 'main.ts'],
 ];

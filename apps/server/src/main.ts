@@ -1,8 +1,15 @@
+import { LOCAL_CHAIN_ID } from '@dial/core';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import { type AppConfig, ConfigError, loadConfig } from './config/index.js';
 import { readShareKey } from './crypto/readShareKey.js';
-import { type DevChain, startDevChain } from './devchain/index.js';
+import {
+  type Bundler,
+  type DevChain,
+  devPaymasterSignerKey,
+  startBundler,
+  startDevChain,
+} from './devchain/index.js';
 
 /**
  * Starts Dial: reads the configuration and the master key (generating its file on the first start outside
@@ -20,9 +27,11 @@ async function main(): Promise<void> {
   }
 
   let chain: DevChain | undefined;
+  let bundler: Bundler | undefined;
   let app: FastifyInstance | undefined;
   const stop = async () => {
     await app?.close();
+    await bundler?.close();
     await chain?.close();
   };
 
@@ -30,6 +39,28 @@ async function main(): Promise<void> {
     if (config.localChain?.start === true) {
       chain = await startDevChain({ host: '127.0.0.1', port: config.localChain.port });
       config = { ...config, localChain: { ...config.localChain, rpcUrl: chain.url, usdc: chain.usdc } };
+      // The local chain's ERC-4337 bundler, and its DialPaymaster (signed for by the dev signer) as the
+      // local chain's paymaster unless one is configured.
+      bundler = await startBundler({
+        rpcUrl: chain.url,
+        entryPoint: chain.accountAbstraction.entryPoint,
+        port: config.localChain?.bundlerPort ?? 4337,
+      });
+      const sponsorship = config.sponsorship;
+      if (sponsorship.paymasters[LOCAL_CHAIN_ID] === undefined && sponsorship.signerKey === null) {
+        config = {
+          ...config,
+          sponsorship: {
+            ...sponsorship,
+            bundlerUrls: { ...sponsorship.bundlerUrls, [LOCAL_CHAIN_ID]: bundler.url },
+            paymasters: {
+              ...sponsorship.paymasters,
+              [LOCAL_CHAIN_ID]: { kind: 'dial', address: chain.accountAbstraction.paymaster },
+            },
+            signerKey: await devPaymasterSignerKey(),
+          },
+        };
+      }
     }
     app = await buildApp(config);
     await app.listen({ host: config.host, port: config.port });
@@ -47,6 +78,7 @@ async function main(): Promise<void> {
   if (config.localChain !== null) {
     const usdc = config.localChain.usdc;
     console.log(`Local chain (31337) at ${config.localChain.rpcUrl}${usdc ? `, test USDC at ${usdc}` : ''}`);
+    if (bundler !== undefined) console.log(`Local bundler (ERC-4337) at ${bundler.url}`);
   }
 
   let stopping = false;

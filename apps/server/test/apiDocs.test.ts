@@ -77,8 +77,17 @@ function readOpenApi(document: { paths: Record<string, Record<string, OpenApiOpe
         .filter((status) => Number(status) >= 400)
         .flatMap((status) => {
           const error = operation.responses[status]?.content?.['application/json']?.schema?.properties
-            ?.error as { properties?: { code?: { enum?: string[] } } } | undefined;
-          const codes = error?.properties?.code?.enum ?? ['(no code enum)'];
+            ?.error as
+            | {
+                properties?: {
+                  code?: { enum?: string[] };
+                  data?: { properties?: { code?: { enum?: string[] } } };
+                };
+              }
+            | undefined;
+          // A JSON-RPC error (POST /api/paymaster) names its catalogue codes in `data.code`.
+          const codes = error?.properties?.code?.enum ??
+            error?.properties?.data?.properties?.code?.enum ?? ['(no code enum)'];
           return codes.map((code) => `${status} ${code}`);
         });
       routes[`${method.toUpperCase()} ${path}`] = { statuses, errors: errors.sort() };

@@ -46,6 +46,8 @@ describe.each(DIALECTS)('storage on %s', (dialect) => {
         'recovery_shares',
         'sessions',
         'siwe_nonces',
+        'sponsor_usage',
+        'sponsorships',
         'users',
         'transfers',
         'wallet_challenges',

@@ -68,6 +68,17 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
     prices: { source: 'sandbox', url: 'https://api.coinbase.com' },
     // Off: a test that wants the chain watcher runs it (`watchChains`) or starts its timer itself.
     chainWatch: { intervalMs: 0, modes: {} },
+    // No user operations nor sponsored fees: the sponsorship suites configure their own.
+    sponsorship: {
+      bundlerUrls: {},
+      paymasters: {},
+      signerKey: null,
+      calls: 'off',
+      accountDailyLimit: 10,
+      dailyCapsWei: {},
+      operatorName: 'Dial test',
+      operatorToken: null,
+    },
     ...overrides,
   };
 }

@@ -6,7 +6,11 @@ import { defineRoute, jsonRpcErrorBody } from './defineRoute.js';
 import { ENDPOINTS } from './endpoints.js';
 
 const HexQuantity = Type.String({ pattern: '^0x[0-9a-fA-F]{1,64}$', description: 'A quantity, hex.' });
-const HexData = Type.String({ pattern: '^0x([0-9a-fA-F]{2})*$', maxLength: 65_536, description: 'Bytes, hex.' });
+const HexData = Type.String({
+  pattern: '^0x([0-9a-fA-F]{2})*$',
+  maxLength: 65_536,
+  description: 'Bytes, hex.',
+});
 const AddressText = Type.String({ pattern: '^0x[0-9a-fA-F]{40}$', description: 'An address.' });
 const JsonRpcId = Type.Union([Type.String({ maxLength: 100 }), Type.Number(), Type.Null()]);
 
@@ -78,9 +82,7 @@ export const paymasterRoute = defineRoute({
           paymasterData: Type.Optional(HexData),
           paymasterVerificationGasLimit: Type.Optional(HexQuantity),
           paymasterPostOpGasLimit: Type.Optional(HexQuantity),
-          sponsor: Type.Optional(
-            Type.Object({ name: Type.String(), icon: Type.Optional(Type.String()) }),
-          ),
+          sponsor: Type.Optional(Type.Object({ name: Type.String(), icon: Type.Optional(Type.String()) })),
           isFinal: Type.Optional(Type.Boolean()),
         },
         {
@@ -164,9 +166,12 @@ export const walletFeesRoute = defineRoute({
     200: Type.Object({
       chainId: Type.Integer(),
       userOperations: Type.Boolean({
-        description: 'A bundler serves this chain: user operations can be sent through `/api/bundler/:chainId`.',
+        description:
+          'A bundler serves this chain: user operations can be sent through `/api/bundler/:chainId`.',
       }),
-      entryPoint: Type.Union([AddressText, Type.Null()], { description: 'EntryPoint v0.8, with user operations.' }),
+      entryPoint: Type.Union([AddressText, Type.Null()], {
+        description: 'EntryPoint v0.8, with user operations.',
+      }),
       implementation: Type.Union([AddressText, Type.Null()], {
         description: 'The account implementation a wallet delegates to (EIP-7702): Simple7702Account.',
       }),
@@ -192,12 +197,16 @@ const DayChainSchema = Type.Object({
   day: Type.String({ description: 'The UTC day, `YYYY-MM-DD`.' }),
   chainId: Type.Integer(),
   count: Type.Integer({ description: 'Sponsored operations signed for.' }),
-  maxCostWei: Type.String({ description: "The sum of their max costs (what the cap counts), in wei." }),
+  maxCostWei: Type.String({ description: 'The sum of their max costs (what the cap counts), in wei.' }),
   maxCost: Type.String({ description: 'The same in the native unit (ETH, POL), a decimal.' }),
   actualCostWei: Type.String({ description: 'What those read from the chain cost, in wei.' }),
   actualCost: Type.String({ description: 'The same in the native unit.' }),
-  settled: Type.Integer({ description: 'How many were read from the chain (ran): the actual cost is theirs.' }),
-  capWei: Type.Union([Type.String(), Type.Null()], { description: "The chain's daily cap in force, in wei." }),
+  settled: Type.Integer({
+    description: 'How many were read from the chain (ran): the actual cost is theirs.',
+  }),
+  capWei: Type.Union([Type.String(), Type.Null()], {
+    description: "The chain's daily cap in force, in wei.",
+  }),
   cap: Type.Union([Type.String(), Type.Null()], { description: 'The same in the native unit.' }),
   accounts: Type.Array(Type.Object({ userId: Type.String(), count: Type.Integer() }), {
     description: 'Per account, most first.',
@@ -210,7 +219,11 @@ export const sponsorshipReportRoute = defineRoute({
   summary:
     "The operator's report of sponsored fees per UTC day and chain, behind `Authorization: Bearer <OPERATOR_TOKEN>` (404 when no token is configured, 401 for a missing or wrong one).",
   querystring: Type.Object(
-    { days: Type.Optional(Type.Integer({ minimum: 1, maximum: 366, description: 'Days back, today included; 7 by default.' })) },
+    {
+      days: Type.Optional(
+        Type.Integer({ minimum: 1, maximum: 366, description: 'Days back, today included; 7 by default.' }),
+      ),
+    },
     { additionalProperties: false },
   ),
   response: {

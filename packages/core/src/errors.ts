@@ -409,7 +409,7 @@ export const ERROR_CATALOGUE: Readonly<Record<ErrorCode, ErrorSpec>> = {
   sponsor_account_limit: {
     status: 429,
     message:
-      'You have used all of today\'s free sends. Send with ETH for the fee, or wait until tomorrow (UTC).',
+      "You have used all of today's free sends. Send with ETH for the fee, or wait until tomorrow (UTC).",
   },
   sponsor_daily_cap: {
     status: 429,

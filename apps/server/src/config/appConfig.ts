@@ -34,6 +34,8 @@ export interface LocalChainConfig {
    * chain at `LOCAL_CHAIN_URL`): then `/api/config` gives `usdc: null` and the faucet has no USDC.
    */
   usdc?: `0x${string}` | null;
+  /** `LOCAL_BUNDLER_PORT`: where `main.ts` starts the local bundler when it starts the chain. */
+  bundlerPort?: number;
 }
 
 /** Coinbase Onramp's session token API, where `CDP_API_KEY_*` are set. */
@@ -73,6 +75,32 @@ export interface PriceConfig {
   source: 'sandbox' | 'coinbase' | 'off';
   /** `PRICE_URL`: the Coinbase API base, without a trailing slash; spot prices are `<url>/v2/prices/ETH-USD/spot`. */
   url: string;
+}
+
+/** Which calls of a user operation the operator pays the fee of (`SPONSOR_CALLS`). */
+export type SponsorCalls = 'transfers' | 'dial-accounts' | 'off';
+
+/** Who pays a chain's sponsored fees: Dial's own DialPaymaster (the server signs), or an ERC-7677 service. */
+export type PaymasterConfig = { kind: 'dial'; address: `0x${string}` } | { kind: 'external'; url: string };
+
+/** User operations (ERC-4337, EntryPoint v0.8) and sponsored fees (issue 29). */
+export interface SponsorshipConfig {
+  /** `BUNDLER_URL_<chainId>` (and the local bundler): the chains user operations can be sent on. */
+  bundlerUrls: Readonly<Record<number, string>>;
+  /** `PAYMASTER_ADDRESS_<chainId>` / `PAYMASTER_URL_<chainId>`: the chains whose fees can be paid. */
+  paymasters: Readonly<Record<number, PaymasterConfig>>;
+  /** `PAYMASTER_SIGNER_KEY`: the key DialPaymaster honours; `null` without one. Never logged. */
+  signerKey: `0x${string}` | null;
+  /** `SPONSOR_CALLS`. */
+  calls: SponsorCalls;
+  /** `SPONSOR_ACCOUNT_DAILY_LIMIT`: sponsored operations per account per UTC day. */
+  accountDailyLimit: number;
+  /** `SPONSOR_DAILY_CAP_<chainId>`: the most wei paid per UTC day on that chain (at operations' max cost). */
+  dailyCapsWei: Readonly<Record<number, bigint>>;
+  /** `OPERATOR_NAME`: "paid by <name>". */
+  operatorName: string;
+  /** `OPERATOR_TOKEN`: the operator report's bearer token; `null`: the report is not served. Never logged. */
+  operatorToken: string | null;
 }
 
 /** Rate-limit counters in Redis, shared by every server using it. */
@@ -178,6 +206,8 @@ export interface AppConfig {
   prices: PriceConfig;
   /** The chain watcher (`CHAIN_WATCH_INTERVAL_SECONDS`, `WATCH_CHAIN_<chainId>`); see `chainWatch/`. */
   chainWatch: ChainWatchConfig;
+  /** User operations and sponsored fees. */
+  sponsorship: SponsorshipConfig;
 }
 
 /**

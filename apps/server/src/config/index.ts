@@ -11,9 +11,12 @@ export type {
   LogLevel,
   OnrampConfig,
   OnrampProviderName,
+  PaymasterConfig,
   PriceConfig,
   RedisConfig,
   ShareKeySource,
+  SponsorCalls,
+  SponsorshipConfig,
   TrustProxy,
 } from './appConfig.js';
 export { ConfigError } from './configError.js';

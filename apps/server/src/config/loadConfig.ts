@@ -1,13 +1,16 @@
 import { join } from 'node:path';
-import { DEFAULT_ONRAMP_OFFERS, SECOND_MS } from '@dial/core';
+import { DEFAULT_ONRAMP_OFFERS, LOCAL_CHAIN_ID, SECOND_MS } from '@dial/core';
+import { parseEther } from 'viem';
 import type {
   AppConfig,
   LoadedConfig,
   LocalChainConfig,
   OnrampConfig,
+  PaymasterConfig,
   PriceConfig,
   RedisConfig,
   ShareKeySource,
+  SponsorshipConfig,
 } from './appConfig.js';
 import { ConfigError } from './configError.js';
 import { decideOnrampProvider } from './decideOnrampProvider.js';
@@ -100,7 +103,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): LoadedConfig {
       ? null
       : v.LOCAL_CHAIN_URL !== undefined
         ? { start: false, port: v.LOCAL_CHAIN_PORT, rpcUrl: v.LOCAL_CHAIN_URL }
-        : { start: true, port: v.LOCAL_CHAIN_PORT, rpcUrl: `http://127.0.0.1:${v.LOCAL_CHAIN_PORT}` };
+        : {
+            start: true,
+            port: v.LOCAL_CHAIN_PORT,
+            rpcUrl: `http://127.0.0.1:${v.LOCAL_CHAIN_PORT}`,
+            bundlerPort: v.LOCAL_BUNDLER_PORT,
+          };
 
   const requestTimeoutSeconds = v.REQUEST_TIMEOUT_SECONDS;
   const headersTimeoutSeconds =
@@ -163,6 +171,69 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): LoadedConfig {
       ),
     },
     prices: pricesOf(v, environment),
+    sponsorship: sponsorshipOf(v, { localChain, publicUrl }),
+  };
+}
+
+/** What the local chain's operator pays per day by default: 1 (test) ETH. */
+export const LOCAL_SPONSOR_DAILY_CAP_WEI = parseEther('1');
+
+/**
+ * User operations and sponsored fees: the bundlers, the paymasters (Dial's own, signed with
+ * `PAYMASTER_SIGNER_KEY`, or an external ERC-7677 service), the policy and its limits. A started local chain
+ * gets its own bundler's URL, `transfers` and a 1 ETH cap by default; its DialPaymaster (address and the dev
+ * signer's key) is filled in by `main.ts` once the chain runs. A paymaster needs a bundler and a daily cap
+ * on its chain, and Dial's own needs the signer key: the server refuses to start half-configured.
+ */
+function sponsorshipOf(
+  v: ConfigValues,
+  context: { localChain: LocalChainConfig | null; publicUrl: string },
+): SponsorshipConfig {
+  const numbered = <T>(family: Readonly<Record<string, T>>) =>
+    Object.fromEntries(Object.entries(family).map(([id, value]) => [Number(id), value])) as Record<number, T>;
+  const bundlerUrls = numbered(v['BUNDLER_URL_<chainId>']);
+  const dailyCapsWei = numbered(v['SPONSOR_DAILY_CAP_<chainId>']);
+  const localStarted = context.localChain?.start === true;
+  if (localStarted) {
+    bundlerUrls[LOCAL_CHAIN_ID] ??= `http://127.0.0.1:${v.LOCAL_BUNDLER_PORT}`;
+    dailyCapsWei[LOCAL_CHAIN_ID] ??= LOCAL_SPONSOR_DAILY_CAP_WEI;
+  }
+  const paymasters: Record<number, PaymasterConfig> = {};
+  for (const [id, address] of Object.entries(numbered(v['PAYMASTER_ADDRESS_<chainId>']))) {
+    paymasters[Number(id)] = { kind: 'dial', address };
+  }
+  for (const [id, url] of Object.entries(numbered(v['PAYMASTER_URL_<chainId>']))) {
+    if (paymasters[Number(id)] !== undefined) {
+      throw new ConfigError(
+        `Set PAYMASTER_ADDRESS_${id} (Dial's own paymaster) or PAYMASTER_URL_${id} (an external one), not both.`,
+      );
+    }
+    paymasters[Number(id)] = { kind: 'external', url };
+  }
+  for (const [id, paymaster] of Object.entries(paymasters)) {
+    if (bundlerUrls[Number(id)] === undefined) {
+      throw new ConfigError(`A paymaster for chain ${id} needs a bundler: set BUNDLER_URL_${id}.`);
+    }
+    if (dailyCapsWei[Number(id)] === undefined) {
+      throw new ConfigError(
+        `A paymaster for chain ${id} needs a daily cap: set SPONSOR_DAILY_CAP_${id} (native currency per UTC day, e.g. 0.05).`,
+      );
+    }
+    if (paymaster.kind === 'dial' && v.PAYMASTER_SIGNER_KEY === undefined) {
+      throw new ConfigError(
+        `PAYMASTER_ADDRESS_${id} needs PAYMASTER_SIGNER_KEY, the key the paymaster's signer is set to.`,
+      );
+    }
+  }
+  return {
+    bundlerUrls,
+    paymasters,
+    signerKey: v.PAYMASTER_SIGNER_KEY ?? null,
+    calls: v.SPONSOR_CALLS ?? (context.localChain !== null ? 'transfers' : 'off'),
+    accountDailyLimit: v.SPONSOR_ACCOUNT_DAILY_LIMIT,
+    dailyCapsWei,
+    operatorName: v.OPERATOR_NAME ?? new URL(context.publicUrl).hostname,
+    operatorToken: v.OPERATOR_TOKEN ?? null,
   };
 }
 

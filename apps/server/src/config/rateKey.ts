@@ -41,6 +41,9 @@ const KEY_NAMES: Readonly<Record<LimitName, string>> = Object.freeze({
   onrampSessionsPerUser: 'onramp-session:user',
   onrampSessionsPerIp: 'onramp-session:ip',
   sandboxPaymentsPerIp: 'onramp-sandbox-pay:ip',
+  paymasterCallsPerUser: 'paymaster:user',
+  bundlerCallsPerUser: 'bundler:user',
+  operatorReportsPerIp: 'operator-report:ip',
 });
 
 /**

@@ -34,7 +34,10 @@ export type LimitName =
   | 'activityChecksPerUser'
   | 'onrampSessionsPerUser'
   | 'onrampSessionsPerIp'
-  | 'sandboxPaymentsPerIp';
+  | 'sandboxPaymentsPerIp'
+  | 'paymasterCallsPerUser'
+  | 'bundlerCallsPerUser'
+  | 'operatorReportsPerIp';
 
 /** Every rate limit, by name: the table's numbers, with the configured ones (`OTP_*_PER_IP`) in place. */
 export type RateLimits = Readonly<Record<LimitName, Readonly<WindowLimit>>>;
@@ -164,6 +167,16 @@ export const RATE_LIMITS: RateLimits = Object.freeze({
   onrampSessionsPerIp: { max: 30, windowSeconds: TEN_MINUTES },
   /** Sandbox checkout payments tried from one IP address. */
   sandboxPaymentsPerIp: { max: 30, windowSeconds: TEN_MINUTES },
+
+  // Sponsored fees (sponsor/). What is paid for is bounded by SPONSOR_ACCOUNT_DAILY_LIMIT and the chains' caps,
+  // in the database; these bound the work one session makes the server do (a chain read and a signature per
+  // paymaster call, a bundler call per proxied request). A send is 2 paymaster calls and a few bundler calls.
+  /** `POST /api/paymaster` calls of one user. */
+  paymasterCallsPerUser: { max: 60, windowSeconds: TEN_MINUTES },
+  /** `POST /api/bundler/:chainId` requests of one user (a send polls its receipt a few times a second). */
+  bundlerCallsPerUser: { max: 600, windowSeconds: TEN_MINUTES },
+  /** `GET /api/admin/sponsorships` from one IP address, right token or wrong: bounds guessing and chain reads. */
+  operatorReportsPerIp: { max: 30, windowSeconds: TEN_MINUTES },
 });
 
 /** The longest window of `limits`, in seconds: how long a rate-limit counter can still be read. */

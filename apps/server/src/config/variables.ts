@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { COINBASE_ONRAMP_PAY_URL, LOCAL_CHAIN_ID, SUPPORTED_CHAINS } from '@dial/core';
+import { type Address, getAddress, type Hex, isAddress, parseEther } from 'viem';
 import { SERVER_ROOT } from '../serverRoot.js';
 import type { ChainWatchMode, Environment, HttpLimits, LogLevel } from './appConfig.js';
 import { ConfigError } from './configError.js';
@@ -17,6 +18,7 @@ import {
   oneOf,
   onrampOffers,
   origin,
+  type Parser,
   positiveNumber,
   postgresUrl,
   redisUrl,
@@ -79,6 +81,67 @@ function chainWatchMode(value: string, name: string): ChainWatchMode {
   }
   return oneOf<ChainWatchMode>(['blocks', 'logs', 'off'])(value, name);
 }
+
+/** A family's chain id (`BUNDLER_URL_8453` → 8453): a supported chain's or the local chain's. */
+function familyChainId(name: string, prefix: string): number {
+  const idText = name.slice(prefix.length);
+  const id = Number(idText);
+  const known = [...SUPPORTED_CHAINS.map((chain) => chain.id), LOCAL_CHAIN_ID];
+  if (!/^[1-9]\d*$/.test(idText) || !known.includes(id)) {
+    throw new ConfigError(
+      `${name} does not name a supported chain: use ${prefix}<chainId> with one of ${known.join(', ')}.`,
+    );
+  }
+  return id;
+}
+
+/** `BUNDLER_URL_<chainId>`, `PAYMASTER_URL_<chainId>`: an http(s) URL for a known chain. */
+function chainServiceUrl(prefix: string): Parser<string> {
+  return (value, name) => {
+    familyChainId(name, prefix);
+    return httpUrlText(value, name);
+  };
+}
+
+/** `PAYMASTER_ADDRESS_<chainId>`: a contract address (checksummed here). */
+function paymasterAddress(value: string, name: string): Address {
+  familyChainId(name, 'PAYMASTER_ADDRESS_');
+  if (!isAddress(value, { strict: false })) {
+    throw new ConfigError(
+      `${name} must be a contract address (0x and 40 hex digits), not ${JSON.stringify(value)}.`,
+    );
+  }
+  return getAddress(value);
+}
+
+/** `SPONSOR_DAILY_CAP_<chainId>`: a decimal amount of the chain's native currency (`0.05`), in wei. */
+function dailyCapWei(value: string, name: string): bigint {
+  familyChainId(name, 'SPONSOR_DAILY_CAP_');
+  if (!/^\d+(\.\d{1,18})?$/.test(value)) {
+    throw new ConfigError(
+      `${name} must be an amount of the chain's native currency like 0.05 (at most 18 decimals), not ${JSON.stringify(value)}.`,
+    );
+  }
+  return parseEther(value);
+}
+
+/** `PAYMASTER_SIGNER_KEY`: a secp256k1 private key, 0x and 64 hex digits. */
+const paymasterSignerKey: Parser<Hex> = (value, name) => {
+  if (!/^0x[0-9a-fA-F]{64}$/.test(value)) {
+    throw new ConfigError(`${name} must be a private key: 0x and 64 hex digits.`);
+  }
+  return value as Hex;
+};
+
+/** `OPERATOR_TOKEN`: a bearer token long enough not to be guessed. */
+const operatorToken: Parser<string> = (value, name) => {
+  if (value.length < 32 || !/^[\x21-\x7e]+$/.test(value)) {
+    throw new ConfigError(
+      `${name} must be at least 32 printable characters without spaces (for example \`openssl rand -hex 32\`).`,
+    );
+  }
+  return value;
+};
 
 /**
  * Every environment variable the server reads, in the README's order: its default, its parser, and its
@@ -295,6 +358,85 @@ export const CONFIG_VARIABLES = {
       'the balance no known transaction explains (checked for wallets with recent activity); `blocks` also ' +
       "reads every block's transactions for native value (for an RPC that allows it: one call per block); " +
       '`off`. A new chain is watched from its latest block on.',
+  },
+  'BUNDLER_URL_<chainId>': {
+    prefix: 'BUNDLER_URL_',
+    example: 'BUNDLER_URL_8453',
+    parse: chainServiceUrl('BUNDLER_URL_'),
+    defaultDoc:
+      'unset (no user operations on that chain); the local chain: its own bundler (`LOCAL_BUNDLER_PORT`)',
+    doc:
+      'A standard ERC-4337 bundler for that chain (EntryPoint v0.8), hosted or self-run. Browsers never see ' +
+      "it: they send user operations to `/api/bundler/<chainId>`, which passes on only the user operation's " +
+      "methods, each for the session's own wallet, so an API key in the URL stays on the server.",
+  },
+  'PAYMASTER_URL_<chainId>': {
+    prefix: 'PAYMASTER_URL_',
+    example: 'PAYMASTER_URL_8453',
+    parse: chainServiceUrl('PAYMASTER_URL_'),
+    defaultDoc: 'unset',
+    doc:
+      "An external ERC-7677 paymaster service that pays that chain's fees: Dial checks its own policy " +
+      '(`SPONSOR_CALLS`, the limits) first, then forwards `pm_getPaymasterStubData` / `pm_getPaymasterData` ' +
+      'to it. Not with `PAYMASTER_ADDRESS_<chainId>` for the same chain.',
+  },
+  'PAYMASTER_ADDRESS_<chainId>': {
+    prefix: 'PAYMASTER_ADDRESS_',
+    example: 'PAYMASTER_ADDRESS_8453',
+    parse: paymasterAddress,
+    defaultDoc: 'unset; the local chain: its DialPaymaster, signed for by the dev signer',
+    doc:
+      "Dial's own verifying paymaster (`DialPaymaster.sol`, deployed and funded at the EntryPoint by you) on " +
+      'that chain: the server signs for each operation its policy allows with `PAYMASTER_SIGNER_KEY`.',
+  },
+  PAYMASTER_SIGNER_KEY: {
+    parse: paymasterSignerKey,
+    defaultDoc: 'unset',
+    doc:
+      'The private key (0x and 64 hex digits) whose signature DialPaymaster honours (its `signer`). Never ' +
+      "logged. Keep it apart from the paymaster's owner key: if it leaks, the owner calls `setSigner` with a " +
+      'new one, and what a thief can spend is bounded by the deposit, not by this server.',
+  },
+  SPONSOR_CALLS: {
+    parse: oneOf(['transfers', 'dial-accounts', 'off'] as const),
+    defaultDoc: '`transfers` with the local chain on, else `off`',
+    doc:
+      "Which sends have their network fee paid: `transfers`, transfers of the offered assets (the network's " +
+      'native currency, USDC) to anyone; `dial-accounts`, only to the wallets of other Dial accounts; ' +
+      '`off`, none.',
+  },
+  SPONSOR_ACCOUNT_DAILY_LIMIT: {
+    default: '10',
+    parse: integer(0, 1_000_000),
+    doc: 'Sponsored operations one account may have per UTC day, all chains together; then it pays its own fee.',
+  },
+  'SPONSOR_DAILY_CAP_<chainId>': {
+    prefix: 'SPONSOR_DAILY_CAP_',
+    example: 'SPONSOR_DAILY_CAP_8453',
+    parse: dailyCapWei,
+    defaultDoc: '`1` on the local chain; required with a paymaster',
+    doc:
+      'The most of its native currency (a decimal such as `0.05`) the operator pays for fees on that chain ' +
+      "per UTC day, counted at each operation's maximum cost (all its gas limits × its max fee). After it, " +
+      'sends fall back to self-paid (`sponsor_daily_cap`). Holds across servers: it is counted in the ' +
+      'database.',
+  },
+  OPERATOR_NAME: {
+    parse: text,
+    defaultDoc: "`PUBLIC_URL`'s host name",
+    doc: 'Who pays the fees, as the review shows it: "Network fee: free, paid by <OPERATOR_NAME>".',
+  },
+  OPERATOR_TOKEN: {
+    parse: operatorToken,
+    defaultDoc: 'unset (the operator report answers 404)',
+    doc:
+      'The bearer token of the operator report, `GET /api/admin/sponsorships` (`Authorization: Bearer …`), ' +
+      'at least 32 characters. Never logged.',
+  },
+  LOCAL_BUNDLER_PORT: {
+    default: '4337',
+    parse: integer(1, 65_535),
+    doc: "The port of the local chain's bundler (Pimlico's Alto, started with the local chain), on loopback.",
   },
   CDP_API_KEY_ID: {
     parse: text,

@@ -32,6 +32,8 @@ export interface Database {
   account_changes: AccountChangesTable;
   wallet_devices: WalletDevicesTable;
   wallet_links: WalletLinksTable;
+  sponsorships: SponsorshipsTable;
+  sponsor_usage: SponsorUsageTable;
 }
 
 export interface UsersTable {
@@ -538,4 +540,41 @@ export interface PriceQuotesTable {
   /** A decimal string. */
   price: string;
   fetched_at: string;
+}
+
+/**
+ * A user operation whose network fee the server agreed to pay (migration 0016): one per chain, sender and
+ * nonce, since only one operation with that nonce can ever run.
+ */
+export interface SponsorshipsTable {
+  id: string;
+  user_id: string;
+  chain_id: number;
+  /** EIP-55 checksummed: the account's embedded wallet. */
+  sender: string;
+  /** The operation's nonce, a decimal string (key and sequence: up to 256 bits). */
+  nonce: string;
+  /** The EntryPoint's hash of the operation (without the account's signature), lower-case hex. */
+  user_op_hash: string;
+  /** The paymaster that pays, EIP-55 checksummed. */
+  paymaster: string;
+  /** All gas limits × max fee per gas, in wei, a decimal string. */
+  max_cost_wei: string;
+  /** The UTC day it counts in, `YYYY-MM-DD`. */
+  day: string;
+  created_at: string;
+  /** From the EntryPoint's `UserOperationEvent` once read from the chain; null until then. */
+  actual_cost_wei: string | null;
+  tx_hash: string | null;
+}
+
+/** One account's or one chain's sponsorships on one UTC day: what the limits are checked against. */
+export interface SponsorUsageTable {
+  kind: 'account' | 'chain';
+  /** The user id, or the chain id as text. */
+  subject: string;
+  day: string;
+  count: number;
+  /** The summed max cost in wei, a decimal string. */
+  cost_wei: string;
 }

@@ -1,12 +1,26 @@
 import type * as DevChainPackage from '@dial/devchain';
-import type { DevChain, DevChainOptions, MintTestUsdcOptions, SendFromFaucetOptions } from '@dial/devchain';
+import type {
+  Bundler,
+  BundlerOptions,
+  DevChain,
+  DevChainOptions,
+  MintTestUsdcOptions,
+  SendFromFaucetOptions,
+} from '@dial/devchain';
 import type { Hex } from 'viem';
 
-export type { DevChain, DevChainOptions, MintTestUsdcOptions, SendFromFaucetOptions } from '@dial/devchain';
+export type {
+  Bundler,
+  BundlerOptions,
+  DevChain,
+  DevChainOptions,
+  MintTestUsdcOptions,
+  SendFromFaucetOptions,
+} from '@dial/devchain';
 
 /**
  * The server's door to the local dev chain (`@dial/devchain`): these functions import the package on their
- * first call, and only the local chain's start (main.ts), its routes and the sandbox on-ramp call them, all
+ * first call, and only the local chain's start (main.ts: the chain, its bundler and its paymaster's dev signer), its routes and the sandbox on-ramp call them, all
  * with LOCAL_CHAIN on, which production refuses. So a production server never loads the dev chain's code
  * nor EDR (a dev dependency, absent from a production install); apps/server/test/productionImports.test.ts
  * checks it. Only `import type` of the package may appear here and anywhere else in src/.
@@ -34,4 +48,14 @@ export async function sendFromFaucet(options: SendFromFaucetOptions): Promise<He
 /** Mints test USDC on the dev chain: `mintTestUsdc` of `@dial/devchain`, loaded now. */
 export async function mintTestUsdc(options: MintTestUsdcOptions): Promise<Hex> {
   return (await loadDevChain()).mintTestUsdc(options);
+}
+
+/** Starts the local chain's ERC-4337 bundler (Alto): `startBundler` of `@dial/devchain`, loaded now. */
+export async function startBundler(options: BundlerOptions): Promise<Bundler> {
+  return (await loadDevChain()).startBundler(options);
+}
+
+/** The key the local chain's DialPaymaster honours (`DEV_PAYMASTER_SIGNER_PRIVATE_KEY`), loaded now. */
+export async function devPaymasterSignerKey(): Promise<Hex> {
+  return (await loadDevChain()).DEV_PAYMASTER_SIGNER_PRIVATE_KEY;
 }

@@ -27,10 +27,12 @@ export function registerUndeclaredErrorCheck(app: FastifyInstance): void {
   });
 }
 
-/** The catalogue code of a serialized error answer, if it is one. */
+/** The catalogue code of a serialized error answer (a JSON-RPC error's in `data.code`), if it is one. */
 function codeOf(payload: string): ErrorCode | undefined {
   try {
-    const code = (JSON.parse(payload) as { error?: { code?: unknown } } | null)?.error?.code;
+    const error = (JSON.parse(payload) as { error?: { code?: unknown; data?: { code?: unknown } } } | null)
+      ?.error;
+    const code = typeof error?.code === 'number' ? error.data?.code : error?.code;
     return isErrorCode(code) ? code : undefined;
   } catch {
     return undefined;

@@ -14,6 +14,7 @@ import * as historyPageIndexes from './0012_history_page_indexes.js';
 import * as accountOwnership from './0013_account_ownership.js';
 import * as walletDevices from './0014_wallet_devices.js';
 import * as passkeys from './0015_passkeys.js';
+import * as sponsorships from './0016_sponsorships.js';
 
 /**
  * Every migration, by name, in the order they run. A static list rather than a folder read at run time, so
@@ -35,6 +36,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0013_account_ownership': accountOwnership,
   '0014_wallet_devices': walletDevices,
   '0015_passkeys': passkeys,
+  '0016_sponsorships': sponsorships,
 };
 
 /** Kysely's `MigrationProvider` over {@link MIGRATIONS}. */
