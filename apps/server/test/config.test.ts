@@ -210,6 +210,98 @@ describe('loadConfig', () => {
     ).toThrow(/wss:\/\/ URL in production/);
   });
 
+  describe('sponsored fees (BUNDLER_URL_*, PAYMASTER_*, SPONSOR_*, OPERATOR_*)', () => {
+    const production = {
+      NODE_ENV: 'production',
+      SHARE_ENCRYPTION_KEY: HEX_KEY,
+      PUBLIC_URL: 'https://wallet.example.com',
+    };
+    const SIGNER = `0x${'11'.repeat(32)}`;
+    const PAYMASTER = '0x00000000000000000000000000000000000000aa';
+
+    it('gives the local chain its bundler, transfers and a 1 ETH cap in development; nothing in production', () => {
+      const development = loadConfig({ DATA_DIR: dataDir, LOCAL_BUNDLER_PORT: '4999' }).sponsorship;
+      expect(development).toMatchObject({
+        bundlerUrls: { 31337: 'http://127.0.0.1:4999' },
+        paymasters: {},
+        signerKey: null,
+        calls: 'transfers',
+        accountDailyLimit: 10,
+        dailyCapsWei: { 31337: 10n ** 18n },
+        operatorName: 'localhost',
+        operatorToken: null,
+      });
+      const off = loadConfig({ DATA_DIR: dataDir, ...production }).sponsorship;
+      expect(off).toMatchObject({ bundlerUrls: {}, paymasters: {}, calls: 'off', dailyCapsWei: {} });
+      expect(off.operatorName).toBe('wallet.example.com');
+    });
+
+    it("reads a chain's bundler, Dial's own paymaster with its signer, the cap in wei, the policy and the operator", () => {
+      const config = loadConfig({
+        DATA_DIR: dataDir,
+        ...production,
+        BUNDLER_URL_8453: 'https://bundler.example.com/v1/KEY',
+        PAYMASTER_ADDRESS_8453: PAYMASTER,
+        PAYMASTER_SIGNER_KEY: SIGNER,
+        SPONSOR_DAILY_CAP_8453: '0.05',
+        SPONSOR_CALLS: 'dial-accounts',
+        SPONSOR_ACCOUNT_DAILY_LIMIT: '3',
+        OPERATOR_NAME: 'Example Wallet',
+        OPERATOR_TOKEN: 'x'.repeat(40),
+      }).sponsorship;
+      expect(config).toEqual({
+        bundlerUrls: { 8453: 'https://bundler.example.com/v1/KEY' },
+        paymasters: { 8453: { kind: 'dial', address: '0x00000000000000000000000000000000000000AA' } },
+        signerKey: SIGNER,
+        calls: 'dial-accounts',
+        accountDailyLimit: 3,
+        dailyCapsWei: { 8453: 50_000_000_000_000_000n },
+        operatorName: 'Example Wallet',
+        operatorToken: 'x'.repeat(40),
+      });
+    });
+
+    it.each([
+      [
+        { PAYMASTER_ADDRESS_8453: PAYMASTER, PAYMASTER_SIGNER_KEY: SIGNER, SPONSOR_DAILY_CAP_8453: '1' },
+        /BUNDLER_URL_8453/,
+      ],
+      [
+        {
+          BUNDLER_URL_8453: 'https://b.example.com',
+          PAYMASTER_ADDRESS_8453: PAYMASTER,
+          PAYMASTER_SIGNER_KEY: SIGNER,
+        },
+        /SPONSOR_DAILY_CAP_8453/,
+      ],
+      [
+        {
+          BUNDLER_URL_8453: 'https://b.example.com',
+          PAYMASTER_ADDRESS_8453: PAYMASTER,
+          SPONSOR_DAILY_CAP_8453: '1',
+        },
+        /PAYMASTER_SIGNER_KEY/,
+      ],
+      [
+        {
+          BUNDLER_URL_8453: 'https://b.example.com',
+          PAYMASTER_ADDRESS_8453: PAYMASTER,
+          PAYMASTER_URL_8453: 'https://pm.example.com',
+          PAYMASTER_SIGNER_KEY: SIGNER,
+          SPONSOR_DAILY_CAP_8453: '1',
+        },
+        /not both/,
+      ],
+      [{ BUNDLER_URL_1: 'https://b.example.com' }, /supported chain/],
+      [{ SPONSOR_DAILY_CAP_8453: 'lots' }, /SPONSOR_DAILY_CAP_8453/],
+      [{ PAYMASTER_SIGNER_KEY: '0x1234' }, /PAYMASTER_SIGNER_KEY/],
+      [{ OPERATOR_TOKEN: 'short' }, /OPERATOR_TOKEN/],
+      [{ SPONSOR_CALLS: 'everything' }, /SPONSOR_CALLS/],
+    ] as const)('refuses a half-configured or malformed sponsorship (%o)', (variables, message) => {
+      expect(() => loadConfig({ DATA_DIR: dataDir, ...production, ...variables })).toThrow(message);
+    });
+  });
+
   it.each([
     ['PORT', 'eighty'],
     ['PORT', '70000'],

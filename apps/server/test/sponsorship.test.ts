@@ -23,6 +23,7 @@ import {
 import {
   createBundlerClient,
   createPaymasterClient,
+  formatUserOperationRequest,
   toSimple7702SmartAccount,
 } from 'viem/account-abstraction';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
@@ -235,6 +236,27 @@ describe.each(DIALECTS)('sponsored fees on %s', (dialect) => {
     expect(settled.tx_hash).toBe(receipt.receipt.transactionHash.toLowerCase());
     const left = await t.get(`/api/wallet/fees?chainId=${LOCAL_CHAIN_ID}`, { token: alice.token });
     expect(left.json().sponsoredLeftToday).toBe(9);
+
+    // A paymaster signature pays for its own operation only: another operation (same nonce, other calls)
+    // carrying it, signed by the wallet's own key, is refused by the paymaster on chain.
+    const paid = await bundlerClient.prepareUserOperation({ account, calls: [usdcTransfer(recipient, 1n)] });
+    const other = await bundlerClient.prepareUserOperation({
+      account,
+      calls: [usdcTransfer(newAddress(), 2n)],
+      nonce: paid.nonce,
+    });
+    const replayed = { ...other, paymasterData: paid.paymasterData };
+    const signature = await account.signUserOperation(replayed);
+    await expect(
+      bundlerClient.request({
+        method: 'eth_sendUserOperation',
+        params: [formatUserOperationRequest({ ...replayed, signature }), ENTRY_POINT_V08],
+      }),
+    ).rejects.toThrow(/AA34|signature/i);
+    // Asked twice for one nonce: counted once.
+    const after = await t.get(`/api/wallet/fees?chainId=${LOCAL_CHAIN_ID}`, { token: alice.token });
+    expect(after.json().sponsoredLeftToday).toBe(8);
+    expect(await balanceOf(alice.owner.address)).toBe(15_000_000n);
   }, 90_000);
 
   it('refuses the next sponsorship past the per-account daily limit, with its code, and asking again for the same operation does not count twice', async () => {
