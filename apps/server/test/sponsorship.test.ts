@@ -1,5 +1,8 @@
+import { execFile } from 'node:child_process';
 import { randomInt } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { ENTRY_POINT_V08, LOCAL_CHAIN_ID, SIMPLE_7702_ACCOUNT } from '@dial/core';
 import {
   type Bundler,
@@ -517,6 +520,22 @@ describe.each(DIALECTS)('sponsored fees on %s', (dialect) => {
         ],
       },
     ]);
+
+    // The CLI prints the same from a running server.
+    await t.app.listen({ host: '127.0.0.1', port: 0 });
+    const url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    const script = fileURLToPath(new URL('../scripts/reportSponsorships.mjs', import.meta.url));
+    const { stdout } = await promisify(execFile)(process.execPath, [script, '--url', url, '--days', '1'], {
+      env: { ...process.env, OPERATOR_TOKEN },
+    });
+    const today = new Date().toISOString().slice(0, 10);
+    expect(stdout).toContain(`Sponsored fees ${today} to ${today}`);
+    expect(stdout).toMatch(new RegExp(`${today}\\s+31337\\s+3\\s+0\\.000769824\\s+0\\s+0/3\\s+1\\s+`));
+    await expect(
+      promisify(execFile)(process.execPath, [script, '--url', url], {
+        env: { ...process.env, OPERATOR_TOKEN: 'wrong' },
+      }),
+    ).rejects.toThrow(/401/);
 
     const closed = await sponsorApp({ operatorToken: null });
     const missing = await closed.get('/api/admin/sponsorships', {
