@@ -16,6 +16,8 @@ export interface AddFundsProps {
   address: `0x${string}`;
   /** The network the wallet shows: the form opens on an offer that lands there, when there is one. */
   chainId: number;
+  /** The asset to open on (its symbol), when an offer of it lands on `chainId` or elsewhere. */
+  asset?: string;
   /** `buy`: by card; `send`: deposit from an exchange account. */
   experience: 'buy' | 'send';
   /** The funds arrived: the caller reloads what it shows. */
@@ -32,6 +34,7 @@ export default function AddFunds({
   onramp,
   address,
   chainId,
+  asset: wanted,
   experience,
   onArrived,
   onClose,
@@ -40,7 +43,10 @@ export default function AddFunds({
   const heading = useRef<HTMLHeadingElement>(null);
   const assets = useMemo(() => [...new Set(onramp.offers.map((offer) => offer.asset))], [onramp.offers]);
   const chains = useMemo(() => walletChains(config, window.location.origin), [config]);
-  const [opening] = useState(() => offerOn(onramp.offers, chainId));
+  const [opening] = useState(() => {
+    const asked = onramp.offers.find((offer) => offer.asset === wanted)?.asset;
+    return offerOn(onramp.offers, chainId, asked);
+  });
   const [asset, setAsset] = useState<OnrampAssetCode>(opening?.asset ?? assets[0] ?? 'USDC');
   const networks = onramp.offers.filter((offer) => offer.asset === asset);
   const [network, setNetwork] = useState(opening?.network ?? networks[0]?.network ?? '');

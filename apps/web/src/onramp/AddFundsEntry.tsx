@@ -15,13 +15,18 @@ export interface AddFundsEntryProps {
   onFunded(): void;
   /** A sentence before the buttons, e.g. why funds are needed. */
   lead?: string;
+  /**
+   * The asset the panel opens on (its symbol, e.g. the `ETH` a network fee needs), when the server offers it
+   * on a network; else the first offer on `chainId`.
+   */
+  asset?: string;
 }
 
 /**
  * "Add funds": Buy (by card) and Deposit from exchange, each opening its panel (loaded on first use). Renders
  * nothing when the server offers no on-ramp.
  */
-export function AddFundsEntry({ config, address, chainId, onFunded, lead }: AddFundsEntryProps) {
+export function AddFundsEntry({ config, address, chainId, onFunded, lead, asset }: AddFundsEntryProps) {
   const [open, setOpen] = useState<'buy' | 'send' | null>(null);
   const onramp = config.onramp ?? null;
   if (onramp === null || onramp.offers.length === 0) return null;
@@ -36,6 +41,7 @@ export function AddFundsEntry({ config, address, chainId, onFunded, lead }: AddF
             address={address}
             chainId={chainId}
             experience={open}
+            {...(asset !== undefined ? { asset } : {})}
             onArrived={onFunded}
             onClose={() => setOpen(null)}
           />
@@ -60,9 +66,10 @@ export function AddFundsEntry({ config, address, chainId, onFunded, lead }: AddF
 }
 
 /**
- * Offered when a send fails with `insufficient_balance`: the same Buy / Deposit entry, saying why. The send
- * screen shows it under its error.
+ * Offered when a send fails with `insufficient_balance`: the same Buy / Deposit entry, saying why (the
+ * caller's `lead`, else a general sentence), opened on the asset that is short. The send screen shows it
+ * under its error.
  */
-export function AddFundsOffer(props: Omit<AddFundsEntryProps, 'lead'>) {
-  return <AddFundsEntry {...props} lead="Not enough funds for this. Add some, then try again." />;
+export function AddFundsOffer(props: AddFundsEntryProps) {
+  return <AddFundsEntry lead="Not enough funds for this. Add some, then try again." {...props} />;
 }

@@ -1,20 +1,14 @@
-import { MINUTE_MS } from '@dial/core';
-import { useEffect, useState } from 'react';
 import type { Chain } from 'viem';
 import type { BalanceState } from '../chain/useBalance';
 import type { UsdcBalanceState } from '../chain/useUsdcBalance';
-import { getPrices, type Prices } from './pricesApi';
 import { countsTowardsTotal, formatMoney, type Holding, totalCents } from './totalValue';
+import { usePrices } from './usePrices';
 
 interface TotalValueProps {
   chain: Chain;
   native: BalanceState;
   usdc: UsdcBalanceState;
 }
-
-/** The server keeps each price a minute: the home shown again within it reuses the last answer. */
-const REUSE_MS = MINUTE_MS;
-let lastPrices: { prices: Prices; at: number } | null = null;
 
 /**
  * "≈ $1,234.56 total on Base": the shown network's native balance and USDC in US dollars. Part of the wallet
@@ -37,25 +31,4 @@ export function TotalValue({ chain, native, usdc }: TotalValueProps) {
       ≈ {formatMoney(cents, prices.currency)} total on {chain.name}
     </p>
   );
-}
-
-function usePrices(): Prices | null {
-  const [prices, setPrices] = useState(() =>
-    lastPrices !== null && Date.now() - lastPrices.at < REUSE_MS ? lastPrices.prices : null,
-  );
-  const known = prices !== null;
-  useEffect(() => {
-    if (known) return;
-    const abort = new AbortController();
-    getPrices(abort.signal).then(
-      (answer) => {
-        lastPrices = { prices: answer, at: Date.now() };
-        setPrices(answer);
-      },
-      // No prices (the server or its source failed): no total, and nothing else to say.
-      () => {},
-    );
-    return () => abort.abort();
-  }, [known]);
-  return prices;
 }

@@ -6,6 +6,7 @@ import { PhoneField } from '../sign-in/PhoneField';
 import { ErrorMessage } from '../ui/ErrorMessage';
 import { FieldMessage, fieldMessageId } from '../ui/FieldMessage';
 import { amountInputText } from './amount';
+import { shortfallError } from './feePayment';
 import { formatFeeMax } from './formatFeeMax';
 import type { RecipientMode } from './recipient';
 import type { SendForm as SendFormState } from './useSendForm';
@@ -20,8 +21,8 @@ interface SendFormProps {
   onCancel(): void;
   /** Reads the balances again (after they failed to load). */
   onRetryBalance(): void;
-  /** Offered under the insufficient-balance message (adding funds). */
-  fundsOffer?: ReactNode;
+  /** Offered under the insufficient-balance message: adding the asset that is short (its symbol). */
+  fundsOffer?: (asset: string | undefined) => ReactNode;
 }
 
 /** The send form: who to pay (a number or an address), what, how much, and the network fee. */
@@ -165,8 +166,12 @@ export function SendForm({
 
       {form.enough === false && (
         <>
-          <ErrorMessage error={new DialError('insufficient_balance')} />
-          {fundsOffer}
+          <ErrorMessage
+            error={
+              form.shortfall !== null ? shortfallError(form.shortfall) : new DialError('insufficient_balance')
+            }
+          />
+          {fundsOffer?.(form.shortfall?.add)}
         </>
       )}
 
@@ -230,19 +235,28 @@ function availableText(form: SendFormState): string {
   return `Available: ${formatBalance(value, form.units)}`;
 }
 
-/** The estimated network fee, paid in the native currency, with a loading and an error state. */
+/**
+ * The network fee: free and who pays it when the operator does; else the estimate, paid in the native
+ * currency, with a loading and an error state, and why the operator does not pay it now when that is a
+ * limit reached.
+ */
 function FeeLine({ form, chain }: { form: SendFormState; chain: Chain }) {
-  const { fee, estimate } = form;
+  const { fee, estimate, payment } = form;
   return (
     <div className="send-fee">
       <p role="status" aria-live="polite" aria-label="Network fee">
         <span className="send-fee-label">Network fee: </span>
-        {estimate !== null
-          ? `up to ${formatFeeMax(estimate.fee, chain.nativeCurrency)}`
-          : fee.state.status === 'failed'
-            ? 'could not be estimated'
-            : 'estimating…'}
+        {payment.by === 'operator'
+          ? `free, paid by ${payment.operatorName}`
+          : estimate !== null
+            ? `up to ${formatFeeMax(estimate.fee, chain.nativeCurrency)}`
+            : fee.state.status === 'failed'
+              ? 'could not be estimated'
+              : 'estimating…'}
       </p>
+      {payment.by === 'wallet' && form.notSponsored !== null && (
+        <p className="hint">{form.notSponsored.message}</p>
+      )}
       {/* With the balance unreadable too, the network's problem is said once, by the balance's message. */}
       {fee.state.status === 'failed' && estimate === null && form.balanceError === null && (
         <>

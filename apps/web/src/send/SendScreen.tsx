@@ -5,6 +5,7 @@ import type { UsdcBalanceState } from '../chain/useUsdcBalance';
 import { closeScreen, openScreen, replaceScreen } from '../navigation/navigate';
 import { SCREEN_PATHS } from '../navigation/routes';
 import { Screen } from '../ui/Screen';
+import { findShortfall, shortfallError } from './feePayment';
 import { SendForm } from './SendForm';
 import { SendReview } from './SendReview';
 import { SendStatus } from './SendStatus';
@@ -39,8 +40,11 @@ export interface SendScreenProps {
   hasUsdc(chainId: number): boolean;
   /** Starts a new send after a finished one (the form came back by the browser's Back). */
   onRestart(): void;
-  /** Shown under the insufficient-balance message: a way to add funds (the on-ramp), or nothing. */
-  fundsOffer?: ReactNode;
+  /**
+   * Shown under the insufficient-balance message: a way to add funds (the on-ramp), or nothing; opened on
+   * `asset` (its symbol: the one that is short) on the send's network when given.
+   */
+  fundsOffer?: (asset: string | undefined) => ReactNode;
 }
 
 /** What the form opens with, and the network it is on. */
@@ -175,6 +179,24 @@ export function SendScreen(props: SendScreenProps) {
     else review();
   }, [autoReview, readyToReview]);
 
+  // After the operator refused to pay the fee: whether the wallet can pay it itself, and if not, why not.
+  const selfPaidShortfall =
+    plan !== null && form.funds !== null
+      ? findShortfall({
+          ...plan,
+          funds: form.funds,
+          payment: { by: 'wallet' },
+          selfPaidFee: plan.estimate.fee,
+        })
+      : null;
+  const payFeeYourself =
+    plan !== null && form.funds !== null && selfPaidShortfall === null
+      ? () => {
+          clearError();
+          setPlan({ ...plan, payment: { by: 'wallet' } });
+        }
+      : null;
+
   const showsReview = plan !== null && (step === 'review' || busy || sent);
   const pageTitle = !showsReview ? 'Send' : sent ? 'Sent' : 'Check and confirm';
 
@@ -195,7 +217,7 @@ export function SendScreen(props: SendScreenProps) {
             reviewWaiting={reviewWaiting || autoReview}
             onCancel={cancel}
             onRetryBalance={() => void props.onBalancesChanged()}
-            fundsOffer={props.fundsOffer}
+            {...(props.fundsOffer !== undefined ? { fundsOffer: props.fundsOffer } : {})}
           />
         </div>
       ) : sent ? (
@@ -212,7 +234,9 @@ export function SendScreen(props: SendScreenProps) {
                 : 'Signing and sending…'
           }
           error={transfer.error}
-          fundsOffer={props.fundsOffer}
+          fundsOffer={props.fundsOffer?.((selfPaidShortfall ?? form.shortfall)?.add)}
+          onPayFeeYourself={payFeeYourself}
+          selfPaidProblem={selfPaidShortfall === null ? null : shortfallError(selfPaidShortfall)}
           onConfirm={() => void transfer.send(plan)}
           onBack={() => closeScreen(REVIEW, SEND)}
         />

@@ -1,7 +1,13 @@
-import { DialError } from '@dial/core';
 import { describe, expect, it } from 'vitest';
 import { hasEnoughFunds } from './amount';
-import { chooseFeePayment, type FeeOptions, feeToCover, findShortfall, shortfallError } from './feePayment';
+import {
+  chooseFeePayment,
+  type FeeOptions,
+  feeToCover,
+  findShortfall,
+  notSponsoredError,
+  shortfallError,
+} from './feePayment';
 
 const ETH = 10n ** 18n;
 const USDC = 1_000_000n;
@@ -10,15 +16,25 @@ const polygon = { name: 'Polygon', nativeCurrency: { name: 'POL', symbol: 'POL',
 
 const sponsored: FeeOptions = {
   userOperations: true,
-  sponsored: { operatorName: 'Dial Test', sendsLeftToday: 5 },
+  sponsored: true,
+  operatorName: 'Dial Test',
+  sponsoredLeftToday: 5,
   notSponsoredReason: null,
 };
 const capped: FeeOptions = {
   userOperations: true,
-  sponsored: null,
-  notSponsoredReason: new DialError('too_many_requests'),
+  sponsored: false,
+  operatorName: null,
+  sponsoredLeftToday: 0,
+  notSponsoredReason: 'daily_cap',
 };
-const noBundler: FeeOptions = { userOperations: false, sponsored: null, notSponsoredReason: null };
+const noBundler: FeeOptions = {
+  userOperations: false,
+  sponsored: false,
+  operatorName: null,
+  sponsoredLeftToday: null,
+  notSponsoredReason: 'not_offered',
+};
 /** About 0.00002 ETH: 100,000 gas at 0.2 gwei. */
 const FEE = 100_000n * 200_000_000n;
 
@@ -33,6 +49,19 @@ describe('chooseFeePayment', () => {
     expect(chooseFeePayment('embedded', capped)).toEqual({ by: 'wallet' });
     expect(chooseFeePayment('embedded', noBundler)).toEqual({ by: 'wallet' });
     expect(chooseFeePayment('embedded', null)).toEqual({ by: 'wallet' });
+  });
+});
+
+describe('notSponsoredError', () => {
+  it("names the limit that was reached by the catalogue's code, and nothing when sponsorship is not offered", () => {
+    expect(notSponsoredError(capped)?.code).toBe('sponsor_daily_cap');
+    expect(notSponsoredError({ ...capped, notSponsoredReason: 'account_limit' })?.code).toBe(
+      'sponsor_account_limit',
+    );
+    expect(notSponsoredError(noBundler)).toBeNull();
+    expect(notSponsoredError({ ...noBundler, userOperations: true })).toBeNull();
+    expect(notSponsoredError(sponsored)).toBeNull();
+    expect(notSponsoredError(null)).toBeNull();
   });
 });
 

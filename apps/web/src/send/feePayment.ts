@@ -1,3 +1,4 @@
+import type { WalletFees } from '@dial/api';
 import { DialError } from '@dial/core';
 import type { Chain } from 'viem';
 import { formatBalance } from '../chain/formatBalance';
@@ -5,21 +6,11 @@ import type { Funds, SendAsset } from './amount';
 import { formatFeeMax } from './formatFeeMax';
 import type { WalletSigner } from './sendTransfer';
 
-/**
- * What the server says of a chain's network fee for this account (`GET /api/wallet/fees`), as the send
- * needs it: whether the fee would be paid by the operator now, and why not when it would not.
- */
-export interface FeeOptions {
-  /** The chain has a bundler: the embedded wallet can send user operations there. */
-  userOperations: boolean;
-  /** The operator pays this account's fee now; null when not (see `notSponsoredReason`). */
-  sponsored: { operatorName: string; sendsLeftToday: number | null } | null;
-  /**
-   * Why the fee is not paid for this account now, as a catalogue code (`sponsor_daily_cap`,
-   * `sponsor_account_limit`, …), or null when sponsorship is not offered at all on this chain.
-   */
-  notSponsoredReason: DialError | null;
-}
+/** What the server says of a chain's network fee for this account (`GET /api/wallet/fees`). */
+export type FeeOptions = Pick<
+  WalletFees,
+  'userOperations' | 'sponsored' | 'operatorName' | 'sponsoredLeftToday' | 'notSponsoredReason'
+>;
 
 /**
  * Who pays the network fee of a send: `operator`, the Dial server's operator through its paymaster (a user
@@ -33,10 +24,27 @@ export type FeePayment = { by: 'operator'; operatorName: string } | { by: 'walle
  * wallet. An external wallet always pays its own fee: it signs plain transactions in its own app.
  */
 export function chooseFeePayment(signer: WalletSigner, options: FeeOptions | null): FeePayment {
-  if (signer === 'embedded' && options !== null && options.userOperations && options.sponsored !== null) {
-    return { by: 'operator', operatorName: options.sponsored.operatorName };
+  if (
+    signer === 'embedded' &&
+    options !== null &&
+    options.userOperations &&
+    options.sponsored &&
+    options.operatorName !== null
+  ) {
+    return { by: 'operator', operatorName: options.operatorName };
   }
   return { by: 'wallet' };
+}
+
+/**
+ * Why the operator does not pay this account's fee now, as the catalogue's error (its words say what to do),
+ * or null when it does or never offers it on this chain (nothing to explain).
+ */
+export function notSponsoredError(options: FeeOptions | null): DialError | null {
+  if (options === null || options.sponsored || !options.userOperations) return null;
+  if (options.notSponsoredReason === 'account_limit') return new DialError('sponsor_account_limit');
+  if (options.notSponsoredReason === 'daily_cap') return new DialError('sponsor_daily_cap');
+  return null;
 }
 
 /** The fee the wallet's balances must cover: none when the operator pays it. */

@@ -1,10 +1,12 @@
 import { createEmbeddedProvider, DialError, sendTransactionWithFallback } from '@dial/core';
 import { type Chain, numberToHex } from 'viem';
+import { urlOf } from '../api/client';
 import type { ChainClient } from '../chain/createChainClient';
 import { sendWithWallet } from '../connect/sendWithWallet';
 import { type DeviceUnlock, unlockHeldDevice } from '../keys/rebuildKey';
 import { loadSigningAccount } from '../keys/signingAccount';
 import { hasEnoughFunds } from './amount';
+import { type FeePayment, feeToCover, findShortfall, shortfallError } from './feePayment';
 import type { FeeEstimate } from './networkFee';
 import { readSendFunds } from './readSendFunds';
 import { sendError } from './sendError';
@@ -36,34 +38,42 @@ export interface SenderOptions {
   signer: WalletSigner;
   address: `0x${string}`;
   chains: readonly Chain[];
-  client: Pick<ChainClient, 'getBalance' | 'readContract' | 'getTransactionCount'>;
+  client: ChainClient;
   usdcAddress: `0x${string}` | undefined;
 }
 
 /**
  * "Confirm and send" up to the transaction's hash: checks the balances once more (read fresh from the chain
- * at `pending`) against the amount and the fee, then signs and sends ({@link signAndSend}). For the embedded
- * wallet the auth share and the nonce are asked for at the same time as the balances: one round of requests,
- * then `eth_sendRawTransaction`. Nothing is signed unless the balances cover the send.
+ * at `pending`) against the amount and the fee the wallet pays (none when the operator pays it), then signs
+ * and sends: a plain transaction ({@link signAndSend}), or, when the operator pays the fee, a user operation
+ * through the bundler and the paymaster ({@link sendSponsoredTransfer}). For the embedded wallet the auth
+ * share and the nonce are asked for at the same time as the balances: one round of requests, then the send.
+ * Nothing is signed unless the balances cover the send.
  *
  * @param onSigning - Called once the balances passed, before signing.
  * @param onShort - Called when the balances do not cover the send (before it throws), to reload them.
- * @throws {DialError} `insufficient_balance`, `chain_unavailable`, or what {@link signAndSend} throws.
+ * @throws {DialError} `insufficient_balance` (with what is missing in its words), `chain_unavailable`, or
+ * what {@link signAndSend} or {@link sendSponsoredTransfer} throws.
  */
 export async function checkAndSend(
   sender: SenderOptions,
-  plan: Pick<SendPlan, 'chain' | 'asset' | 'amount' | 'call' | 'estimate'>,
+  plan: Pick<SendPlan, 'chain' | 'asset' | 'amount' | 'call' | 'estimate'> & { payment?: FeePayment },
   onSigning: () => void,
   onShort: () => void,
 ): Promise<`0x${string}`> {
   const { userId, signer, address, chains, client, usdcAddress } = sender;
+  const payment: FeePayment = plan.payment ?? { by: 'wallet' };
   const reads = signer === 'embedded' ? startSigningReads(client, address, userId) : undefined;
   const funds = await readSendFunds(client, address, plan.asset, usdcAddress);
-  if (!hasEnoughFunds(plan.asset, plan.amount, plan.estimate.fee, funds)) {
+  if (!hasEnoughFunds(plan.asset, plan.amount, feeToCover(payment, plan.estimate.fee), funds)) {
     onShort();
-    throw new DialError('insufficient_balance');
+    const shortfall = findShortfall({ ...plan, funds, payment, selfPaidFee: plan.estimate.fee });
+    throw shortfall === null ? new DialError('insufficient_balance') : shortfallError(shortfall);
   }
   onSigning();
+  if (payment.by === 'operator' && signer === 'embedded') {
+    return sendSponsoredTransfer({ userId, address, chain: plan.chain, client, call: plan.call, reads });
+  }
   return signAndSend({
     userId,
     signer,
@@ -73,6 +83,58 @@ export async function checkAndSend(
     call: plan.call,
     estimate: plan.estimate,
     ...(reads !== undefined ? { reads } : {}),
+  });
+}
+
+/** Loads the user operations' code (viem's account abstraction): at the review of a sponsored send, ahead of "Confirm". */
+export function loadSponsoredSend() {
+  return import('./sponsoredSend');
+}
+
+export interface SponsoredTransferOptions {
+  userId: string;
+  address: `0x${string}`;
+  chain: Chain;
+  client: ChainClient;
+  call: TransferCall;
+  reads: SigningReads | undefined;
+}
+
+/**
+ * Sends `call` from the embedded wallet as a user operation whose fee the operator pays: the key rebuilt
+ * for it (through this browser's device, as for any signature) owns the smart account at the wallet's
+ * address; the bundler is Dial's proxy (`/api/bundler/:chainId`) and the paymaster Dial's ERC-7677 service
+ * (`/api/paymaster`), both on this origin with the session's cookie (the server checks the `Origin` of
+ * every POST; no other header is asked for). Waits for the operation to be included; returns the hash of the
+ * transaction that included it.
+ *
+ * @throws {DialError} the key's share errors, the paymaster's refusals (`sponsor_daily_cap`,
+ * `sponsor_account_limit`, `sponsor_not_allowed`, `sponsor_unavailable`), `bundler_unavailable`,
+ * `chain_unavailable`, `internal_error`. Nothing was sent when it throws.
+ */
+export async function sendSponsoredTransfer({
+  userId,
+  address,
+  chain,
+  client,
+  call,
+  reads,
+}: SponsoredTransferOptions): Promise<`0x${string}`> {
+  const origin = globalThis.location.origin;
+  let sponsored: Awaited<ReturnType<typeof loadSponsoredSend>>;
+  try {
+    sponsored = await loadSponsoredSend();
+  } catch (error) {
+    throw new DialError('network_error', { cause: error, details: 'the sponsored send could not be loaded' });
+  }
+  const owner = await loadSigningAccount(userId, address, reads?.wallet);
+  return sponsored.sendSponsored({
+    client,
+    owner,
+    call,
+    bundlerUrl: new URL(urlOf('bundler', { params: { chainId: chain.id } }), origin).href,
+    paymasterUrl: new URL(urlOf('paymaster'), origin).href,
+    fetchOptions: { credentials: 'same-origin' },
   });
 }
 

@@ -144,6 +144,23 @@ describe('userOperationError', () => {
     expect(userOperationError(wrapped).code).toBe('too_many_requests');
   });
 
+  it("reads the API's HTTP error answers (viem keeps their error as the details' JSON)", () => {
+    const capped = Object.assign(new Error('HTTP request failed.'), {
+      status: 429,
+      details: JSON.stringify({ code: -32000, message: 'used up', data: { code: 'sponsor_daily_cap' } }),
+    });
+    expect(userOperationError(Object.assign(new Error('x'), { cause: capped })).code).toBe(
+      'sponsor_daily_cap',
+    );
+    const proxy = Object.assign(new Error('HTTP request failed.'), {
+      details: JSON.stringify({ code: 'bundler_unavailable', message: 'no bundler' }),
+    });
+    expect(userOperationError(proxy).code).toBe('bundler_unavailable');
+    expect(userOperationError(Object.assign(new Error('x'), { details: '{not json' })).code).toBe(
+      'internal_error',
+    );
+  });
+
   it('maps anything else as a plain send does', () => {
     expect(userOperationError(Object.assign(new Error('x'), { code: 4001 })).code).toBe('user_rejected');
     expect(userOperationError(new Error('boom')).code).toBe('internal_error');

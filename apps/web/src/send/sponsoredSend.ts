@@ -107,18 +107,33 @@ export async function sendSponsored(options: SponsoredSendOptions): Promise<`0x$
 }
 
 /**
- * The catalogue error for what a user operation's send threw: a DialError as it is; a JSON-RPC error whose
- * `data.code` is a catalogue code (the paymaster's refusals) as that code with the catalogue's words; else
+ * The catalogue error for what a user operation's send threw: a DialError as it is; a refusal of the
+ * paymaster service or the bundler proxy by its catalogue code (a JSON-RPC error's `data.code`, or an HTTP
+ * error answer's `code`, which viem keeps as the error's `details` text) with the catalogue's words; else
  * as a plain send's error ({@link sendError}).
  */
 export function userOperationError(error: unknown): DialError {
   const dialError = findCause(error, isDialError);
   if (dialError !== undefined) return dialError;
-  const refusal = findCause(error, (value): value is { data: { code: ErrorCode } } =>
-    isErrorCode((value as { data?: { code?: unknown } } | null)?.data?.code),
-  );
-  if (refusal !== undefined) {
-    return new DialError(refusal.data.code, { cause: error });
+  for (let current = error, depth = 0; current instanceof Object && depth < 16; depth++) {
+    const code = catalogueCode(current);
+    if (code !== undefined) return new DialError(code, { cause: error });
+    current = (current as { cause?: unknown }).cause;
   }
   return sendError(error);
+}
+
+/** The catalogue code an error of the API's JSON-RPC routes carries, if any. */
+function catalogueCode(value: object): ErrorCode | undefined {
+  const { data, details } = value as { data?: unknown; details?: unknown };
+  const fromData = (data as { code?: unknown } | null | undefined)?.code;
+  if (isErrorCode(fromData)) return fromData;
+  if (typeof details !== 'string' || !details.startsWith('{')) return undefined;
+  try {
+    const body = JSON.parse(details) as { code?: unknown; data?: { code?: unknown } | null };
+    if (isErrorCode(body.data?.code)) return body.data.code;
+    return isErrorCode(body.code) ? body.code : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -7,6 +7,13 @@ import type { UsdcBalanceState } from '../chain/useUsdcBalance';
 import { countryName } from '../sign-in/countryList';
 import { initialCountry } from '../sign-in/initialCountry';
 import { type Funds, hasEnoughFunds, maxSendable, parseAmount, type SendAsset } from './amount';
+import {
+  chooseFeePayment,
+  type FeePayment,
+  feeToCover,
+  findShortfall,
+  notSponsoredError,
+} from './feePayment';
 import type { FeeEstimate } from './networkFee';
 import {
   parseRecipientAddress,
@@ -15,8 +22,10 @@ import {
   type RecipientRules,
   refuseRecipient,
 } from './recipient';
+import type { WalletSigner } from './sendTransfer';
 import { type TransferCall, transferCall } from './transferCall';
 import { useFeeEstimate } from './useFeeEstimate';
+import { useFeeOptions } from './useFeeOptions';
 import { useRecipientLookup } from './useRecipientLookup';
 
 /** What the send form holds; kept while the person checks the confirmation, so "Back" restores it. */
@@ -45,10 +54,14 @@ export interface SendPlan {
   amount: bigint;
   recipient: Recipient;
   call: TransferCall;
+  /** The fee if the wallet pays it: also kept when the operator pays, for a send after a refusal. */
   estimate: FeeEstimate;
+  /** Who pays the network fee. */
+  payment: FeePayment;
 }
 
 export interface SendFormOptions {
+  signer: WalletSigner;
   address: `0x${string}`;
   chain: Chain;
   usdcAddress: `0x${string}` | undefined;
@@ -88,6 +101,7 @@ export function assetUnits(asset: SendAsset, chain: Chain): { decimals: number; 
  * number), the amount, the fee estimate for the transfer as it stands, and whether the balances cover it.
  */
 export function useSendForm({
+  signer,
   address,
   chain,
   usdcAddress,
@@ -168,11 +182,23 @@ export function useSendForm({
     wasFailing.current = balanceFailed;
   }, [balanceFailed, feeFailed, retryFee]);
 
+  // Who pays the fee: the operator where it sponsors this account on this chain now, else the wallet.
+  const feeOptions = useFeeOptions(signer, chain.id);
+  const options = feeOptions.status === 'ready' ? feeOptions.options : null;
+  const payment = useMemo(() => chooseFeePayment(signer, options), [signer, options]);
+  /** Why the operator does not pay now (its limit reached), to say beside a self-paid fee. */
+  const notSponsored = notSponsoredError(options);
+  const feeCovered = estimate === null ? null : feeToCover(payment, estimate.fee);
+
   const enough =
-    amount.ok && estimate !== null && funds !== null
-      ? hasEnoughFunds(asset, amount.value, estimate.fee, funds)
+    amount.ok && feeCovered !== null && funds !== null
+      ? hasEnoughFunds(asset, amount.value, feeCovered, funds)
       : null;
-  const max = estimate !== null && funds !== null ? maxSendable(asset, funds, estimate.fee) : null;
+  const shortfall =
+    enough === false && amount.ok && estimate !== null && funds !== null
+      ? findShortfall({ chain, asset, amount: amount.value, funds, payment, selfPaidFee: estimate.fee })
+      : null;
+  const max = feeCovered !== null && funds !== null ? maxSendable(asset, funds, feeCovered) : null;
 
   const showAmountError = draft.amount.trim() !== '' || submitted;
   const amountError = !amount.ok && showAmountError ? amount.message : null;
@@ -187,6 +213,7 @@ export function useSendForm({
 
   /** Still working out whether the transfer can be reviewed: the fee estimate or the look-up is running. */
   const settling =
+    feeOptions.status === 'loading' ||
     fee.state.status === 'loading' ||
     (fee.state.status === 'ready' && estimate === null) ||
     (draft.mode === 'phone' && phone.ok && lookup.status === 'loading');
@@ -199,6 +226,8 @@ export function useSendForm({
     setSubmitted(true);
     if (recipient === null && draft.mode === 'phone' && phone.ok && lookup.status === 'loading')
       return 'wait';
+    // Who pays the fee decides what the balances must cover.
+    if (feeOptions.status === 'loading') return 'wait';
     if (
       recipient !== null &&
       amount.ok &&
@@ -216,6 +245,7 @@ export function useSendForm({
       recipient,
       call: transferCall(asset, recipient.address, amount.value, usdcAddress),
       estimate,
+      payment,
     };
   }, [
     recipient,
@@ -230,6 +260,8 @@ export function useSendForm({
     lookup.status,
     funds,
     fee.state.status,
+    payment,
+    feeOptions.status,
   ]);
 
   return {
@@ -247,7 +279,10 @@ export function useSendForm({
     balanceError,
     fee,
     estimate,
+    payment,
+    notSponsored,
     enough,
+    shortfall,
     max,
     submitted,
     settling,

@@ -85,8 +85,14 @@ export function WalletHome({ user, config, address, signer, screen, onSignedOut 
   const [sendRun, setSendRun] = useState(0);
   // How many transfers the activity list showed, so it opens as long again after the send screen.
   const activityShown = useRef(0);
-  const fundsOffer = (
-    <AddFundsOffer config={config} address={address} chainId={chain.id} onFunded={() => void refreshBoth()} />
+  const fundsOffer = (asset: string | undefined) => (
+    <AddFundsOffer
+      config={config}
+      address={address}
+      chainId={chain.id}
+      onFunded={() => void refreshBoth()}
+      {...(asset !== undefined ? { asset, lead: `Add ${asset} on ${chain.name}, then try again.` } : {})}
+    />
   );
 
   if (screen === 'send' || screen === 'send-review') {
