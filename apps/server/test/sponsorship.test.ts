@@ -6,8 +6,10 @@ import { promisify } from 'node:util';
 import { ENTRY_POINT_V08, LOCAL_CHAIN_ID, SIMPLE_7702_ACCOUNT } from '@dial/core';
 import {
   type Bundler,
+  DEV_PAYMASTER_SIGNER_ADDRESS,
   DEV_PAYMASTER_SIGNER_PRIVATE_KEY,
   type DevChain,
+  DIAL_PAYMASTER_ABI,
   mintTestUsdc,
   startBundler,
   startDevChain,
@@ -15,6 +17,7 @@ import {
 import {
   type Address,
   createPublicClient,
+  createWalletClient,
   encodeFunctionData,
   erc20Abi,
   type Hex,
@@ -467,6 +470,56 @@ describe.each(DIALECTS)('sponsored fees on %s', (dialect) => {
     expect(proxy.statusCode).toBe(400);
     expect(proxy.json().error.code).toBe('bundler_unavailable');
   });
+
+  it("a leaked signer key is retired by the paymaster's owner (setSigner): the server's signatures stop paying at once", async () => {
+    const t = await sponsorApp();
+    await t.app.listen({ host: '127.0.0.1', port: 0 });
+    const url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    const alice = await personWithKey(t, PHONE);
+    await mintTestUsdc({
+      rpcUrl: chain.url,
+      chainId: chain.chainId,
+      usdc: chain.usdc,
+      to: alice.owner.address,
+      amount: 5n,
+    });
+    const headers = { cookie: `${SESSION_COOKIE}=${alice.token}`, origin: ORIGIN };
+    const bundlerClient = createBundlerClient({
+      client,
+      transport: http(`${url}/api/bundler/${LOCAL_CHAIN_ID}`, { fetchOptions: { headers } }),
+      paymaster: createPaymasterClient({
+        transport: http(`${url}/api/paymaster`, { fetchOptions: { headers } }),
+      }),
+      pollingInterval: 50,
+    });
+    const account = await toSimple7702SmartAccount({ client, owner: alice.owner });
+    const authorization = await alice.owner.signAuthorization({
+      chainId: chain.chainId,
+      nonce: await client.getTransactionCount({ address: alice.owner.address }),
+      contractAddress: SIMPLE_7702_ACCOUNT,
+    });
+    const owner = createWalletClient({
+      chain: viemChain(chain),
+      transport: http(chain.url),
+      account: privateKeyToAccount(chain.faucet.privateKey),
+    });
+    const paymaster = { address: chain.accountAbstraction.paymaster, abi: DIAL_PAYMASTER_ABI } as const;
+    const setSigner = async (signer: Address) =>
+      client.waitForTransactionReceipt({
+        hash: await owner.writeContract({ ...paymaster, functionName: 'setSigner', args: [signer] }),
+      });
+    await setSigner(newAddress());
+    try {
+      await expect(
+        bundlerClient.sendUserOperation({ account, calls: [usdcTransfer(newAddress(), 1n)], authorization }),
+      ).rejects.toThrow(/AA34|signature/i);
+    } finally {
+      await setSigner(DEV_PAYMASTER_SIGNER_ADDRESS);
+    }
+    expect(await client.readContract({ ...paymaster, functionName: 'signer' })).toBe(
+      DEV_PAYMASTER_SIGNER_ADDRESS,
+    );
+  }, 60_000);
 
   it('keeps the operator report behind OPERATOR_TOKEN: 401 without it or with another, 404 when none is configured', async () => {
     const t = await sponsorApp();
