@@ -38,27 +38,25 @@ import {
   getTransactionCount,
   prepareTransactionRequest,
 } from 'viem/actions';
+import type { CallsLocation } from './callsId.js';
 import {
   type CallsFeePayer,
-  type CallsLocation,
   createEmbeddedCalls,
   type EmbeddedCalls,
   type EmbeddedUserOperations,
-} from './embeddedCalls.js';
+} from './createEmbeddedCalls.js';
 import { DialError } from './errors.js';
 
 // What an app of the provider needs to set up EIP-5792 and to read a batch's id.
+export { type CallsLocation, decodeCallsId, encodeCallsId } from './callsId.js';
 export {
   type CallReceipt,
   type CallsFeePayer,
-  type CallsLocation,
   type CallsStatus,
-  decodeCallsId,
   type EmbeddedPaymaster,
   type EmbeddedUserOperations,
-  encodeCallsId,
   MAX_CALLS_PER_BATCH,
-} from './embeddedCalls.js';
+} from './createEmbeddedCalls.js';
 
 import { findCause } from './findCause.js';
 import { parseTransactionParam, type TransactionParam } from './parseTransactionParam.js';

@@ -4,7 +4,6 @@ import {
   type Bundler,
   DEV_PAYMASTER_SIGNER_PRIVATE_KEY,
   type DevChain,
-  DIAL_PAYMASTER_ABI,
   mintTestUsdc,
   startBundler,
   startDevChain,
@@ -13,7 +12,6 @@ import {
 import {
   type Address,
   type Chain,
-  concat,
   createPublicClient,
   createWalletClient,
   custom,
@@ -29,7 +27,6 @@ import {
 } from 'viem';
 import {
   formatUserOperation,
-  type PackedUserOperation,
   type RpcUserOperation,
   toPackedUserOperation,
   type UserOperation,
@@ -43,6 +40,8 @@ import {
   waitForCallsStatus,
 } from 'viem/actions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decodeCallsId, encodeCallsId } from './callsId.js';
+import { type EmbeddedUserOperations, MAX_CALLS_PER_BATCH } from './createEmbeddedCalls.js';
 import {
   createEmbeddedProvider,
   type EmbeddedProvider,
@@ -55,12 +54,6 @@ import {
   encodeDialPaymasterData,
   SIMPLE_7702_ACCOUNT,
 } from './dialPaymaster.js';
-import {
-  decodeCallsId,
-  type EmbeddedUserOperations,
-  encodeCallsId,
-  MAX_CALLS_PER_BATCH,
-} from './embeddedCalls.js';
 
 /** A chain the wallet knows but has no bundler for: it must not appear in any answer, nor be asked anything. */
 const OTHER_CHAIN = defineChain({
@@ -529,56 +522,6 @@ describe('EIP-5792 through viem’s own actions', () => {
     const id = encodeCallsId({ chainId: local.id, userOperationHash: `0x${'ab'.repeat(32)}` });
     expect(codeOf(await rejectionOf(getCallsStatus(wallet.client, { id })))).toBe(4200);
     expect(wallet.approvals).toEqual([]);
-  });
-});
-
-describe('dialPaymasterHash', () => {
-  it('agrees with DialPaymaster.getHash on chain, for any operation and window', async () => {
-    const packed: PackedUserOperation = {
-      sender: freshAddress(),
-      nonce: (123n << 64n) + 7n,
-      initCode: '0x7702',
-      callData: '0xb61d27f6deadbeef',
-      accountGasLimits: concat([numberToHex(100_000n, { size: 16 }), numberToHex(200_000n, { size: 16 })]),
-      preVerificationGas: 51_234n,
-      gasFees: concat([numberToHex(10n ** 9n, { size: 16 }), numberToHex(2n * 10n ** 9n, { size: 16 })]),
-      paymasterAndData: concat([
-        chain.accountAbstraction.paymaster,
-        numberToHex(DIAL_PAYMASTER_GAS.paymasterVerificationGasLimit, { size: 16 }),
-        numberToHex(DIAL_PAYMASTER_GAS.paymasterPostOpGasLimit, { size: 16 }),
-        `0x${'11'.repeat(77)}`,
-      ]),
-      signature: `0x${'22'.repeat(65)}`,
-    };
-    for (const window of [
-      { validUntil: 0, validAfter: 0 },
-      { validUntil: 2_000_000_000, validAfter: 1_700_000_000 },
-    ]) {
-      const onChain = await publicClient.readContract({
-        address: chain.accountAbstraction.paymaster,
-        abi: DIAL_PAYMASTER_ABI,
-        functionName: 'getHash',
-        args: [packed, window.validUntil, window.validAfter],
-      });
-      expect(dialPaymasterHash(packed, local.id, chain.accountAbstraction.paymaster, window)).toBe(onChain);
-      // Another chain or paymaster gives another hash: a signature pays on this chain, through this paymaster.
-      expect(dialPaymasterHash(packed, local.id + 1, chain.accountAbstraction.paymaster, window)).not.toBe(
-        onChain,
-      );
-      expect(dialPaymasterHash(packed, local.id, freshAddress(), window)).not.toBe(onChain);
-    }
-  });
-});
-
-describe('batch ids', () => {
-  it('read back into the chain and the user operation, and nothing else reads as one', () => {
-    const userOperationHash: Hex = `0x${'12'.repeat(32)}`;
-    const id = encodeCallsId({ chainId: 31337, userOperationHash });
-    expect(id).toBe(`${userOperationHash}${numberToHex(31337, { size: 32 }).slice(2)}`);
-    expect(decodeCallsId(id)).toEqual({ chainId: 31337, userOperationHash });
-    expect(decodeCallsId(userOperationHash)).toBeUndefined();
-    expect(decodeCallsId(`${userOperationHash}${'00'.repeat(32)}`)).toBeUndefined();
-    expect(decodeCallsId('order-1')).toBeUndefined();
   });
 });
 

@@ -9,7 +9,6 @@ import {
   type EIP1193RequestFn,
   type Hex,
   HttpRequestError,
-  hexToNumber,
   http,
   InternalRpcError,
   InvalidParamsRpcError,
@@ -18,8 +17,6 @@ import {
   type LocalAccount,
   numberToHex,
   type PrivateKeyAccount,
-  size,
-  slice,
   type Transport,
   UnknownBundleIdError,
   UnsupportedChainIdError,
@@ -33,6 +30,7 @@ import {
   toSimple7702SmartAccount,
 } from 'viem/account-abstraction';
 import { getCode, getTransactionCount } from 'viem/actions';
+import { type CallsLocation, decodeCallsId, encodeCallsId } from './callsId.js';
 import { SIMPLE_7702_ACCOUNT } from './dialPaymaster.js';
 
 /**
@@ -69,14 +67,6 @@ export interface EmbeddedUserOperations {
 
 /** Who pays a `wallet_sendCalls` user operation's network fee, as the approval request tells. */
 export type CallsFeePayer = 'operator' | 'app' | 'wallet';
-
-/** Where {@link EmbeddedCallsOptions.showCallsStatus} finds the calls an id stands for. */
-export interface CallsLocation {
-  /** The chain the user operation was sent on. */
-  chainId: number;
-  /** The ERC-4337 user operation's hash. */
-  userOperationHash: Hex;
-}
 
 /** The most calls one `wallet_sendCalls` takes (more fail with 5740): a bound on the person's review. */
 export const MAX_CALLS_PER_BATCH = 32;
@@ -388,19 +378,6 @@ export function createEmbeddedCalls(options: EmbeddedCallsOptions): EmbeddedCall
             return null;
           },
   };
-}
-
-/** A batch's id: the user operation's hash, then the chain id as 32 bytes. */
-export function encodeCallsId({ chainId, userOperationHash }: CallsLocation): Hex {
-  return concat([userOperationHash, numberToHex(chainId, { size: 32 })]);
-}
-
-/** Reads {@link encodeCallsId}'s id back, or undefined when it is not one. */
-export function decodeCallsId(id: string): CallsLocation | undefined {
-  if (!isHex(id, { strict: true }) || size(id) !== 64) return undefined;
-  const chainId = BigInt(slice(id, 32));
-  if (chainId === 0n || chainId > BigInt(Number.MAX_SAFE_INTEGER)) return undefined;
-  return { chainId: hexToNumber(slice(id, 32)), userOperationHash: slice(id, 0, 32).toLowerCase() as Hex };
 }
 
 interface RpcUserOperationReceipt {
