@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { randomInt } from 'node:crypto';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -437,6 +438,82 @@ describe.each(DIALECTS)('sponsored fees on %s', (dialect) => {
     expect(await db().selectFrom('sponsorships').select('id').execute()).toHaveLength(limit);
     const usage = await db().selectFrom('sponsor_usage').selectAll().where('kind', '=', 'account').execute();
     expect(usage.map((row) => Number(row.count))).toEqual([limit]);
+  });
+
+  it('with PAYMASTER_URL, checks the policy first, then forwards to the ERC-7677 service and records its answer', async () => {
+    const asked: { method: string; params: unknown[] }[] = [];
+    const servicePaymaster = newAddress();
+    const service = createServer((request, response) => {
+      let body = '';
+      request.on('data', (chunk) => {
+        body += chunk;
+      });
+      request.on('end', () => {
+        const call = JSON.parse(body) as { id: number; method: string; params: unknown[] };
+        asked.push({ method: call.method, params: call.params });
+        response.setHeader('content-type', 'application/json');
+        response.end(
+          JSON.stringify({
+            jsonrpc: '2.0',
+            id: call.id,
+            result: {
+              paymaster: servicePaymaster,
+              paymasterData: '0xabcdef',
+              paymasterVerificationGasLimit: '0x1000',
+              paymasterPostOpGasLimit: '0x10',
+              ...(call.method === 'pm_getPaymasterStubData'
+                ? { isFinal: false, sponsor: { name: 'Service' } }
+                : {}),
+            },
+          }),
+        );
+      });
+    });
+    await new Promise<void>((resolve) => service.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(service.address() as AddressInfo).port}/rpc`;
+      const t = await sponsorApp({
+        paymasters: { [LOCAL_CHAIN_ID]: { kind: 'external', url } },
+        signerKey: null,
+        accountDailyLimit: 1,
+      });
+      const alice = await personWithKey(t, PHONE);
+      const bob = await personWithKey(t, BOB_PHONE);
+      const refused = await paymasterCall(
+        t,
+        alice.token,
+        'pm_getPaymasterData',
+        rpcOperation(bob.address as Address, [{ to: newAddress(), value: 1n }]),
+      );
+      expect(refused.json().error.data.code).toBe('sponsor_not_allowed');
+      expect(asked).toEqual([]);
+
+      const operation = rpcOperation(alice.address as Address, [{ to: newAddress(), value: 1n }]);
+      const stub = await paymasterCall(t, alice.token, 'pm_getPaymasterStubData', operation);
+      expect(stub.json().result).toMatchObject({ paymaster: servicePaymaster, isFinal: false });
+      const data = await paymasterCall(t, alice.token, 'pm_getPaymasterData', operation);
+      expect(data.statusCode, data.body).toBe(200);
+      expect(data.json().result).toMatchObject({ paymaster: servicePaymaster, paymasterData: '0xabcdef' });
+      expect(asked.map((call) => call.method)).toEqual(['pm_getPaymasterStubData', 'pm_getPaymasterData']);
+      expect(asked[1]?.params.slice(1, 3)).toEqual([ENTRY_POINT_V08, numberToHex(LOCAL_CHAIN_ID)]);
+      const row = await db().selectFrom('sponsorships').selectAll().executeTakeFirstOrThrow();
+      expect(row).toMatchObject({
+        paymaster: servicePaymaster,
+        max_cost_wei: ((3n * 0x10000n + 0x1000n + 0x10n) * 1_000_000_000n).toString(),
+      });
+
+      // Past the account's limit: refused here, the service never asked.
+      const next = await paymasterCall(
+        t,
+        alice.token,
+        'pm_getPaymasterData',
+        rpcOperation(alice.address as Address, [{ to: newAddress(), value: 1n }], 1n),
+      );
+      expect(next.json().error.data.code).toBe('sponsor_account_limit');
+      expect(asked).toHaveLength(2);
+    } finally {
+      await new Promise((resolve) => service.close(resolve));
+    }
   });
 
   it('answers not_offered where no paymaster is configured, and the paymaster refuses with sponsor_unavailable', async () => {
