@@ -26,6 +26,7 @@ import {
   type WalletClient,
 } from 'viem';
 import {
+  createPaymasterClient,
   formatUserOperation,
   type RpcUserOperation,
   toPackedUserOperation,
@@ -41,7 +42,11 @@ import {
 } from 'viem/actions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeCallsId, encodeCallsId } from './callsId.js';
-import { type EmbeddedUserOperations, MAX_CALLS_PER_BATCH } from './createEmbeddedCalls.js';
+import {
+  type EmbeddedPaymaster,
+  type EmbeddedUserOperations,
+  MAX_CALLS_PER_BATCH,
+} from './createEmbeddedCalls.js';
 import {
   createEmbeddedProvider,
   type EmbeddedProvider,
@@ -297,6 +302,34 @@ describe('EIP-5792 through viem’s own actions', () => {
     expect(wallet.approvals.map((approval) => approval.feePayer)).toEqual(['operator']);
   }, 90_000);
 
+  it("the operator's paymaster given as functions (a viem paymaster client) sponsors a batch from 0 ETH", async () => {
+    const wallet = await newWallet(0n, { paymaster: paymasterService.functions });
+    expect(await getCapabilities(wallet.client, { chainId: local.id })).toEqual({
+      atomic: { status: 'ready' },
+      paymasterService: { supported: true },
+    });
+    await mintTestUsdc({
+      rpcUrl: chain.url,
+      chainId: chain.chainId,
+      usdc: chain.usdc,
+      to: wallet.address,
+      amount: 2_000_000n,
+    });
+    const to = freshAddress();
+    const before = paymasterService.requests.length;
+    const { id } = await sendCalls(wallet.client, { calls: [usdcTransfer(to, 2_000_000n)] });
+    expect(
+      (await waitForCallsStatus(wallet.client, { id, pollingInterval: 50, timeout: 30_000 })).status,
+    ).toBe('success');
+    expect(await usdcBalance(to)).toBe(2_000_000n);
+    expect(await publicClient.getBalance({ address: wallet.address })).toBe(0n);
+    expect(paymasterService.requests.slice(before).map((request) => request.method)).toEqual([
+      'pm_getPaymasterStubData',
+      'pm_getPaymasterData',
+    ]);
+    expect(wallet.approvals.map((approval) => approval.feePayer)).toEqual(['operator']);
+  }, 90_000);
+
   it("an app's paymasterService URL is used when the operator allows it: sponsored from 0 ETH, with the app's context", async () => {
     const wallet = await newWallet(0n, { allowAppPaymaster: true });
     await mintTestUsdc({
@@ -529,6 +562,8 @@ interface PaymasterService {
   url: string;
   /** Every ERC-7677 request, in order. */
   requests: { method: string; context: unknown }[];
+  /** The same service as paymaster functions in process (a viem paymaster client over it, no HTTP). */
+  functions: EmbeddedPaymaster;
   close(): Promise<void>;
 }
 
@@ -592,6 +627,9 @@ async function startPaymasterService(paymaster: Address): Promise<PaymasterServi
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
+    functions: createPaymasterClient({
+      transport: custom({ request: ({ method, params }) => answer(method, params as unknown[]) }),
+    }),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
