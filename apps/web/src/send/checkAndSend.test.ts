@@ -220,4 +220,64 @@ describe('checkAndSend with the embedded wallet', () => {
     ).rejects.toMatchObject({ code: 'device_share_missing' });
     expect(journal.map((entry) => entry.name)).not.toContain('eth_sendRawTransaction');
   });
+
+  it('paid by the wallet, a send of the whole balance is refused before signing with what the fee needs; paid by the operator, it passes the check and goes the user operation's way, never a plain transaction', async () => {
+    const client = createChainClient(chain);
+    const balance = BigInt(
+      (await local.request({ method: 'eth_getBalance', params: [TEST_WALLET_ADDRESS, 'pending'] })) as string,
+    );
+    const call = { to: privateKeyToAddress(generatePrivateKey()), value: balance };
+    const estimate = {
+      gas: 21_000n,
+      maxFeePerGas: 10n ** 9n,
+      maxPriorityFeePerGas: 1n,
+      fee: 21_000n * 10n ** 9n,
+    };
+    const sender = {
+      userId: dialServer().userId,
+      signer: 'embedded' as const,
+      address: TEST_WALLET_ADDRESS,
+      chains: [chain],
+      client,
+      usdcAddress: undefined,
+    };
+    const plan = { chain, asset: 'native' as const, amount: balance, call, estimate };
+    const phases: string[] = [];
+
+    await expect(
+      checkAndSend(
+        sender,
+        { ...plan, payment: { by: 'wallet' } },
+        () => phases.push('signing'),
+        () => phases.push('short'),
+      ),
+    ).rejects.toMatchObject({
+      code: 'insufficient_balance',
+      message: expect.stringMatching(
+        /^Sending [\d,.]+ ETH also needs up to 0\.000021 ETH for the network fee\. Send at most [\d,.]+ ETH, or add ETH\.$/,
+      ),
+    });
+    expect(phases).toEqual(['short']);
+
+    // Paid by the operator, nothing is short (no fee to cover): it signs as the smart account, reading the
+    // wallet's code (the delegation) and the EntryPoint's nonce, never as a plain transaction. (This
+    // in-process chain has no EntryPoint: the user operation stops there; sponsoredSend.test.ts and the
+    // browser test send it through the real bundler.)
+    vi.stubGlobal('location', { origin: 'http://localhost:8080' });
+    phases.length = 0;
+    journal.length = 0;
+    await expect(
+      checkAndSend(
+        sender,
+        { ...plan, payment: { by: 'operator', operatorName: 'Dial Test' } },
+        () => phases.push('signing'),
+        () => phases.push('short'),
+      ),
+    ).rejects.toBeInstanceOf(Error);
+    expect(phases).toEqual(['signing']);
+    const asked = journal.filter((entry) => entry.event === 'start').map((entry) => entry.name);
+    expect(asked).toContain('eth_getCode');
+    expect(asked).toContain('eth_call');
+    expect(asked).not.toContain('eth_sendRawTransaction');
+  });
 });
