@@ -482,6 +482,23 @@ describe('EIP-5792 through viem’s own actions', () => {
     expect(await publicClient.getTransactionCount({ address: wallet.address })).toBe(0);
   }, 90_000);
 
+  it('two batches sent at once from a wallet not yet delegated both land', async () => {
+    const wallet = await newWallet(parseEther('1'));
+    const first = freshAddress();
+    const second = freshAddress();
+    const [a, b] = await Promise.all([
+      sendCalls(wallet.client, { calls: [{ to: first, value: 1n }] }),
+      sendCalls(wallet.client, { calls: [{ to: second, value: 2n }] }),
+    ]);
+    for (const { id } of [a, b]) {
+      expect(
+        (await waitForCallsStatus(wallet.client, { id, pollingInterval: 50, timeout: 30_000 })).status,
+      ).toBe('success');
+    }
+    expect(await publicClient.getBalance({ address: first })).toBe(1n);
+    expect(await publicClient.getBalance({ address: second })).toBe(2n);
+  }, 90_000);
+
   it('the person refusing gives 4001, the key is never rebuilt and nothing is sent', async () => {
     const wallet = await newWallet(parseEther('1'), {}, { approve: async () => false });
     const to = freshAddress();

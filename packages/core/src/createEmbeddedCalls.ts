@@ -71,6 +71,12 @@ export type CallsFeePayer = 'operator' | 'app' | 'wallet';
 /** The most calls one `wallet_sendCalls` takes (more fail with 5740): a bound on the person's review. */
 export const MAX_CALLS_PER_BATCH = 32;
 
+/** How long a batch waits for the one before it that carries the wallet's delegation to land. */
+const DELEGATION_WAIT_MS = 60_000;
+
+/** How often the bundler is asked whether that batch landed. */
+const RECEIPT_POLLING_MS = 500;
+
 /** The longest app-chosen batch id, in characters (EIP-5792 bounds it at 4096 bytes). */
 const MAX_APP_ID_LENGTH = 4096;
 
@@ -158,6 +164,8 @@ export function createEmbeddedCalls(options: EmbeddedCallsOptions): EmbeddedCall
   const bundlers = new Map<number, BundlerClient>();
   const appIds = new Map<string, CallsLocation | 'sending'>();
   const sent = new Set<string>();
+  /** Per chain: settles when the batch before may no longer carry the delegation in flight (see sendUserOperation). */
+  const turns = new Map<number, Promise<void>>();
 
   function setUpOf(chain: Chain): EmbeddedUserOperations | undefined {
     return options.userOperations(chain);
@@ -170,7 +178,12 @@ export function createEmbeddedCalls(options: EmbeddedCallsOptions): EmbeddedCall
         typeof setUp.bundler === 'string'
           ? answeredHttp(setUp.bundler)
           : custom({ request: setUp.bundler }, { retryCount: 0 });
-      bundler = createBundlerClient({ client: options.clientOf(chain), chain, transport });
+      bundler = createBundlerClient({
+        client: options.clientOf(chain),
+        chain,
+        transport,
+        pollingInterval: RECEIPT_POLLING_MS,
+      });
       bundlers.set(chain.id, bundler);
     }
     return bundler;
@@ -270,6 +283,12 @@ export function createEmbeddedCalls(options: EmbeddedCallsOptions): EmbeddedCall
    * delegation, and its nonce, for an authorization) are fetched at once; the authorization is signed only
    * while the wallet is not yet delegated; viem then prepares (nonce, fees, the paymaster, gas from the
    * bundler), signs (EIP-712 over the user operation) and sends.
+   *
+   * Batches on one chain take turns until they know whether the wallet is delegated; the batch that carries
+   * the delegation holds the turn until it lands (at most {@link DELEGATION_WAIT_MS}), since a bundler takes
+   * one authorization of a sender at a time and the next batch needs none once it has landed. Within this
+   * provider instance only: another instance's first batch at the same moment may still be refused by the
+   * bundler.
    */
   async function sendUserOperation(
     chain: Chain,
@@ -277,6 +296,37 @@ export function createEmbeddedCalls(options: EmbeddedCallsOptions): EmbeddedCall
     calls: ParsedCall[],
     payment: PaymasterChoice,
   ): Promise<Hex> {
+    const previous = turns.get(chain.id) ?? Promise.resolve();
+    let release = () => {};
+    const turn = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    turns.set(
+      chain.id,
+      previous.then(() => turn),
+    );
+    await previous;
+    try {
+      const { hash, delegating } = await sendInTurn(chain, setUp, calls, payment, release);
+      if (delegating) {
+        bundlerOf(chain, setUp)
+          .waitForUserOperationReceipt({ hash, timeout: DELEGATION_WAIT_MS })
+          .then(release, release);
+      }
+      return hash;
+    } catch (error) {
+      release();
+      throw error;
+    }
+  }
+
+  async function sendInTurn(
+    chain: Chain,
+    setUp: EmbeddedUserOperations,
+    calls: ParsedCall[],
+    payment: PaymasterChoice,
+    release: () => void,
+  ): Promise<{ hash: Hex; delegating: boolean }> {
     const client = options.clientOf(chain) as Client<Transport, Chain>;
     const [account, delegated, nonce] = await Promise.all([
       options.loadAccount(),
@@ -291,10 +341,12 @@ export function createEmbeddedCalls(options: EmbeddedCallsOptions): EmbeddedCall
       owner: account as PrivateKeyAccount,
       implementation: SIMPLE_7702_ACCOUNT,
     });
+    // Delegated already: the next batch need not wait for this one.
+    if (delegated) release();
     const authorization = delegated
       ? undefined
       : await account.signAuthorization({ chainId: chain.id, nonce, contractAddress: SIMPLE_7702_ACCOUNT });
-    return bundlerOf(chain, setUp).sendUserOperation({
+    const hash = await bundlerOf(chain, setUp).sendUserOperation({
       account: smartAccount,
       calls,
       ...(authorization === undefined ? {} : { authorization }),
@@ -302,6 +354,7 @@ export function createEmbeddedCalls(options: EmbeddedCallsOptions): EmbeddedCall
         ? {}
         : { paymaster: payment.paymaster, paymasterContext: payment.context }),
     });
+    return { hash, delegating: !delegated };
   }
 
   /** Where an id's user operation is, or 5730 when the id is none this wallet could have given. */
