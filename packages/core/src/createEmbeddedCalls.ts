@@ -154,10 +154,11 @@ const DELEGATION_CODE = concat(['0xef0100', SIMPLE_7702_ACCOUNT]).toLowerCase();
  * to Simple7702Account (the authorization is signed with the first batch on a chain), keeps its address, and
  * runs the calls with `executeBatch`, so a batch is always atomic. A batch's id is the user operation's hash
  * followed by the chain id (64 bytes in hex), so its status can be read by any provider of the wallet with
- * the same set-up, with no state. Two things are kept per provider instance only: the ids an app chose
- * itself (`id` of `wallet_sendCalls`, mapped to the user operation), and which batches this instance sent, so
+ * the same set-up, with no state. Three things are kept per provider instance only: the ids an app chose
+ * itself (`id` of `wallet_sendCalls`, mapped to the user operation); which batches this instance sent, so
  * that one the bundler holds but has not yet bundled reads as pending (ERC-4337's methods cannot tell it from
- * an unknown one; another instance sees it as unknown, 5730, until it lands, a matter of seconds).
+ * an unknown one; another instance sees it as unknown, 5730, until it lands, a matter of seconds); and the
+ * turn of its batches on each chain while the delegation is in flight.
  */
 export function createEmbeddedCalls(options: EmbeddedCallsOptions): EmbeddedCalls {
   const { address, chains } = options;
