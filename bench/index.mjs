@@ -38,6 +38,7 @@ export const SECTIONS = [
   section('signin', './signin.mjs', 'benchSignIn'),
   section('memory', './memory.mjs', 'benchMemory'),
   section('wallet', './wallet.mjs', 'benchWallet'),
+  section('fees', './fees.mjs', 'benchFees'),
 ];
 
 function section(name, file, exported) {

@@ -26,23 +26,11 @@
 // apps/web/dist, another branch's, to compare), or `--smoke` (one run, for CI: it fails only when
 // something does not work, never on a goal). Imported: `benchWallet(options)` returns the rows
 // {figure, value, reference, ratio, goal, met, unit}.
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import {
-  formatRows,
-  freePort,
-  launchChromium,
-  median,
-  parseOptions,
-  ROOT,
-  round2,
-  SERVER_MAIN,
-  SERVER_NODE_OPTIONS,
-} from './lib.mjs';
+import { outbox, startDevServer, waitForCode } from './devServer.mjs';
+import { formatRows, launchChromium, median, parseOptions, ROOT, round2, SERVER_MAIN } from './lib.mjs';
 
 const WEB_INDEX = join(ROOT, 'apps/web/dist/index.html');
 const CPU_SLOWDOWN = 4;
@@ -67,7 +55,7 @@ export async function benchWallet({ runs = 5, smoke = false, log, dist } = {}) {
   for (const file of [SERVER_MAIN, dist === undefined ? WEB_INDEX : join(dist, 'index.html')]) {
     if (!existsSync(file)) throw new Error(`${file} is missing: run npm run build first`);
   }
-  const server = await startDevServer(dist);
+  const server = await startDevServer({ webDist: dist });
   const browser = await launchChromium();
   try {
     const results = [];
@@ -364,81 +352,6 @@ function describeRequest(request, url) {
     // Not JSON: named by its path.
   }
   return `${request.method()} ${url.pathname}`;
-}
-
-/** Dial's production build in development mode with its local dev chain, on free ports (as the e2e tests). */
-async function startDevServer(webDist) {
-  const dataDir = mkdtempSync(join(tmpdir(), 'dial-bench-wallet-'));
-  const logPath = join(dataDir, 'server.log');
-  const logFd = openSync(logPath, 'w');
-  const port = await freePort();
-  const origin = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [...SERVER_NODE_OPTIONS, SERVER_MAIN], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH ?? '',
-      NODE_ENV: 'development',
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      PUBLIC_URL: origin,
-      DATA_DIR: dataDir,
-      LOCAL_CHAIN: 'on',
-      LOCAL_CHAIN_PORT: String(await freePort()),
-      // Every run signs in twice from 127.0.0.1: lift the per-IP code limits (the per-address ones apply).
-      OTP_STARTS_PER_IP: '1000',
-      OTP_VERIFIES_PER_IP: '1000',
-      LOG_LEVEL: 'warn',
-      ...(webDist !== undefined ? { WEB_DIST_DIR: webDist } : {}),
-    },
-    stdio: ['ignore', logFd, logFd],
-  });
-  closeSync(logFd);
-  const exited = once(child, 'exit');
-  const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGTERM');
-      await exited;
-    }
-    rmSync(dataDir, { recursive: true, force: true });
-  };
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) {
-      const output = readFileSync(logPath, 'utf8');
-      await stop();
-      throw new Error(`the server exited (${child.exitCode}) before answering:\n${output}`);
-    }
-    const ok = await fetch(`${origin}/api/health`).then(
-      (response) => response.ok,
-      () => false,
-    );
-    if (ok) break;
-    if (Date.now() > deadline) {
-      await stop();
-      throw new Error('the server did not answer /api/health within 60 s');
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return { origin, stop };
-}
-
-/** The dev outbox's messages to `to`, newest first. */
-async function outbox(origin, to) {
-  const response = await fetch(`${origin}/dev/outbox.json`);
-  if (!response.ok) throw new Error(`GET /dev/outbox.json answered ${response.status}`);
-  const { messages } = await response.json();
-  return messages.filter((message) => message.to === to);
-}
-
-/** Waits for a new code to `to` in the dev outbox (one not in `seen`). */
-async function waitForCode(origin, to, seen) {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    const latest = (await outbox(origin, to)).find((message) => message.code !== undefined);
-    if (latest !== undefined && !seen.has(latest.id)) return latest.code;
-    if (Date.now() > deadline) throw new Error(`no code for ${to} in the dev outbox`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 const ms = (value) => `${Math.round(value)} ms`;
