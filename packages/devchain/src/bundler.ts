@@ -1,8 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { type Address, type Hex, numberToHex, parseEther } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
+import { type Address, createPublicClient, defineChain, type Hex, http, numberToHex, parseEther } from 'viem';
+import { createBundlerClient, toSimple7702SmartAccount } from 'viem/account-abstraction';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { DEV_BUNDLER_EXECUTOR_PRIVATE_KEY, DEV_BUNDLER_UTILITY_PRIVATE_KEY } from './devAccount.js';
 
 /** A running ERC-4337 bundler: see {@link startBundler}. */
@@ -111,6 +112,10 @@ export async function startBundler(options: BundlerOptions): Promise<Bundler> {
     throw error;
   }
 
+  // In the background: the local chain's EVM runs its first simulations of the EntryPoint slowly (about half
+  // a second, then tens of milliseconds), which the first person to send would otherwise wait for.
+  warmUp(url, options.rpcUrl).catch(() => undefined);
+
   let closing: Promise<void> | undefined;
   return {
     url,
@@ -119,6 +124,40 @@ export async function startBundler(options: BundlerOptions): Promise<Bundler> {
       return closing;
     },
   };
+}
+
+/**
+ * Asks the bundler to estimate a throwaway wallet's first user operation (an EIP-7702 delegation and a call
+ * of nothing, the wallet given 1 ETH to pay for it), which runs the EntryPoint's simulations once on the
+ * chain. Nothing is sent.
+ */
+async function warmUp(bundlerUrl: string, rpcUrl: string): Promise<void> {
+  const client = createPublicClient({ transport: http(rpcUrl) });
+  const chainId = await client.getChainId();
+  const chain = defineChain({
+    id: chainId,
+    name: 'Local',
+    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+    rpcUrls: { default: { http: [rpcUrl] } },
+  });
+  const owner = privateKeyToAccount(generatePrivateKey());
+  const account = await toSimple7702SmartAccount({
+    client: createPublicClient({ chain, transport: http(rpcUrl) }),
+    owner,
+  });
+  const bundler = createBundlerClient({
+    client: createPublicClient({ chain, transport: http(rpcUrl) }),
+    transport: http(bundlerUrl),
+  });
+  const authorization = await owner.signAuthorization({
+    chainId,
+    nonce: 0,
+    contractAddress: '0xe6Cae83BdE06E4c305530e199D7217f42808555B',
+  });
+  await rpc(rpcUrl, 'hardhat_setBalance', [owner.address, numberToHex(parseEther('1'))]);
+  await bundler
+    .estimateUserOperationGas({ account, calls: [{ to: owner.address, value: 0n }], authorization })
+    .catch(() => undefined);
 }
 
 /** Gives the executor and utility accounts their balance through the local chain's `hardhat_setBalance`. */
