@@ -113,6 +113,7 @@ async function benchEnv(dataDir) {
     ...env,
     PORT: String(await freePort()),
     LOCAL_CHAIN_PORT: String(await freePort()),
+    LOCAL_BUNDLER_PORT: String(await freePort()),
     DATA_DIR: dataDir,
   };
 }

@@ -164,6 +164,7 @@ describe('what a server loads at start', () => {
       const loaded = await recordStart({
         NODE_ENV: 'development',
         LOCAL_CHAIN_PORT: String(await freePort()),
+        LOCAL_BUNDLER_PORT: String(await freePort()),
       });
       const urls = loaded.map(({ url }) => url);
       expect(urls).toContain(new URL('src/devChain.ts', DEVCHAIN_PACKAGE).href);
