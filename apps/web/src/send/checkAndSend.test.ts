@@ -221,7 +221,7 @@ describe('checkAndSend with the embedded wallet', () => {
     expect(journal.map((entry) => entry.name)).not.toContain('eth_sendRawTransaction');
   });
 
-  it('paid by the wallet, a send of the whole balance is refused before signing with what the fee needs; paid by the operator, it passes the check and goes the user operation's way, never a plain transaction', async () => {
+  it('paid by the wallet, a send of the whole balance is refused before signing with what the fee needs; paid by the operator, it passes the check and takes the user operation path, never a plain transaction', async () => {
     const client = createChainClient(chain);
     const balance = BigInt(
       (await local.request({ method: 'eth_getBalance', params: [TEST_WALLET_ADDRESS, 'pending'] })) as string,
@@ -233,9 +233,9 @@ describe('checkAndSend with the embedded wallet', () => {
       maxPriorityFeePerGas: 1n,
       fee: 21_000n * 10n ** 9n,
     };
-    const sender = {
+    const sender: Parameters<typeof checkAndSend>[0] = {
       userId: dialServer().userId,
-      signer: 'embedded' as const,
+      signer: 'embedded',
       address: TEST_WALLET_ADDRESS,
       chains: [chain],
       client,
