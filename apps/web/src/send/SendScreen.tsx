@@ -72,7 +72,8 @@ export function SendScreen(props: SendScreenProps) {
   const transfer = useSendTransfer(props);
   const [plan, setPlan] = useState<SendPlan | null>(null);
   const { progress, clearError } = transfer;
-  const busy = progress.phase === 'checking' || progress.phase === 'signing';
+  const busy =
+    progress.phase === 'checking' || progress.phase === 'signing' || progress.phase === 'submitted';
   const sent = 'hash' in progress;
   const formRoot = useRef<HTMLDivElement>(null);
 
@@ -229,9 +230,11 @@ export function SendScreen(props: SendScreenProps) {
           busyText={
             progress.phase === 'checking'
               ? 'Checking your balance…'
-              : props.signer === 'external'
-                ? 'Confirm the transfer in your wallet…'
-                : 'Signing and sending…'
+              : progress.phase === 'submitted'
+                ? 'Sent. Waiting for the network to include it…'
+                : props.signer === 'external'
+                  ? 'Confirm the transfer in your wallet…'
+                  : 'Signing and sending…'
           }
           error={transfer.error}
           fundsOffer={props.fundsOffer?.((selfPaidShortfall ?? form.shortfall)?.add)}

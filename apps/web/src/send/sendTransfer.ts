@@ -52,6 +52,8 @@ export interface SenderOptions {
  *
  * @param onSigning - Called once the balances passed, before signing.
  * @param onShort - Called when the balances do not cover the send (before it throws), to reload them.
+ * @param onSubmitted - Called when the bundler took the user operation of a sponsored send, before it is
+ *   included (a plain transaction has its hash at once: none is called).
  * @throws {DialError} `insufficient_balance` (with what is missing in its words), `chain_unavailable`, or
  * what {@link signAndSend} or {@link sendSponsoredTransfer} throws.
  */
@@ -60,6 +62,7 @@ export async function checkAndSend(
   plan: Pick<SendPlan, 'chain' | 'asset' | 'amount' | 'call' | 'estimate'> & { payment?: FeePayment },
   onSigning: () => void,
   onShort: () => void,
+  onSubmitted?: () => void,
 ): Promise<`0x${string}`> {
   const { userId, signer, address, chains, client, usdcAddress } = sender;
   const payment: FeePayment = plan.payment ?? { by: 'wallet' };
@@ -72,7 +75,15 @@ export async function checkAndSend(
   }
   onSigning();
   if (payment.by === 'operator' && signer === 'embedded') {
-    return sendSponsoredTransfer({ userId, address, chain: plan.chain, client, call: plan.call, reads });
+    return sendSponsoredTransfer({
+      userId,
+      address,
+      chain: plan.chain,
+      client,
+      call: plan.call,
+      reads,
+      ...(onSubmitted !== undefined ? { onSubmitted } : {}),
+    });
   }
   return signAndSend({
     userId,
@@ -98,6 +109,8 @@ export interface SponsoredTransferOptions {
   client: ChainClient;
   call: TransferCall;
   reads: SigningReads | undefined;
+  /** The bundler took the operation; it is not included yet. */
+  onSubmitted?(): void;
 }
 
 /**
@@ -119,6 +132,7 @@ export async function sendSponsoredTransfer({
   client,
   call,
   reads,
+  onSubmitted,
 }: SponsoredTransferOptions): Promise<`0x${string}`> {
   const origin = globalThis.location.origin;
   let sponsored: Awaited<ReturnType<typeof loadSponsoredSend>>;
@@ -135,6 +149,7 @@ export async function sendSponsoredTransfer({
     bundlerUrl: new URL(urlOf('bundler', { params: { chainId: chain.id } }), origin).href,
     paymasterUrl: new URL(urlOf('paymaster'), origin).href,
     fetchOptions: { credentials: 'same-origin' },
+    ...(onSubmitted !== undefined ? { onSubmitted: () => onSubmitted() } : {}),
   });
 }
 

@@ -10,6 +10,8 @@ export type SendProgress =
   | { phase: 'idle' }
   | { phase: 'checking' }
   | { phase: 'signing' }
+  /** A user operation the bundler took, not yet included: no transaction hash before it is. */
+  | { phase: 'submitted' }
   | {
       phase: 'pending' | 'confirmed' | 'failed' | 'timed-out';
       hash: `0x${string}`;
@@ -61,6 +63,7 @@ export function useSendTransfer({
           plan,
           () => setProgress({ phase: 'signing' }),
           () => void onBalancesChanged(),
+          () => setProgress({ phase: 'submitted' }),
         );
         await follow(plan, hash, client, setProgress);
         await onBalancesChanged().catch(() => undefined);
