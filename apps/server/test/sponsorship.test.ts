@@ -533,6 +533,33 @@ describe.each(DIALECTS)('sponsored fees on %s', (dialect) => {
     );
     expect(refused.statusCode).toBe(400);
     expect(refused.json().error.data.code).toBe('sponsor_unavailable');
+    // Bad input is a 400, never a 5xx: another method, a malformed operation, a malformed chain id.
+    const good = rpcOperation(alice.address as Address, [{ to: newAddress(), value: 1n }]);
+    for (const body of [
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'pm_sponsorUserOperation',
+        params: [good, ENTRY_POINT_V08, '0x7a69', null],
+      },
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'pm_getPaymasterData',
+        params: [{ ...good, sender: 'me' }, ENTRY_POINT_V08, '0x7a69'],
+      },
+      { jsonrpc: '2.0', id: 1, method: 'pm_getPaymasterData', params: [good, ENTRY_POINT_V08, 'local'] },
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'pm_getPaymasterData',
+        params: [{ ...good, callData: '0x1' }, ENTRY_POINT_V08, '0x7a69'],
+      },
+    ]) {
+      const bad = await t.post('/api/paymaster', body, { token: alice.token });
+      expect(bad.statusCode, JSON.stringify(body.params[0])).toBe(400);
+      expect(bad.json().error.code).toBe('invalid_data');
+    }
     const noBundler = await t.get('/api/wallet/fees?chainId=8453', { token: alice.token });
     expect(noBundler.json()).toMatchObject({
       userOperations: false,
