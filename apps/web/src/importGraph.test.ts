@@ -270,3 +270,23 @@ describe('the sign-in form’s first load (main.tsx and its static imports)', ()
     expect(found).toEqual([]);
   });
 });
+
+describe("viem's account-abstraction code (user operations, the smart account, the paymaster client)", () => {
+  const inside = (file: string) => relative(SRC, file);
+  const appFiles = sourceFiles(SRC).filter((file) => !/\.test\.tsx?$/.test(file));
+
+  it('is imported by send/sponsoredSend.ts only, which no file imports statically: it loads with a sponsored send, not with the wallet', () => {
+    const importers = appFiles
+      .filter((file) =>
+        staticValueImports(file).some(({ specifier }) => specifier.startsWith('viem/account-abstraction')),
+      )
+      .map(inside);
+    expect(importers).toEqual(['send/sponsoredSend.ts']);
+    const staticImporters = appFiles
+      .filter((file) =>
+        staticValueImports(file).some(({ specifier }) => /(^|\/)sponsoredSend(\.js)?$/.test(specifier)),
+      )
+      .map(inside);
+    expect(staticImporters).toEqual([]);
+  });
+});
