@@ -63,6 +63,8 @@ export interface AppDeps {
   transferCheckIntervalMs?: number;
   /** How often account changes whose cooling-off period ended are made (default 30 s); tests shorten it. */
   accountChangeIntervalMs?: number;
+  /** How often this server reads sponsored operations' actual costs from the chain (default 60 s). */
+  sponsorshipSettleIntervalMs?: number;
   /** The wallet streams' timings and limits instead of {@link WALLET_STREAM_SETTINGS}. */
   walletStreams?: Partial<WalletStreamSettings>;
 }
@@ -176,7 +178,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
   registerActivityRoutes(app, ctx, deps.transferCheckIntervalMs);
   registerChainWatch(app, ctx);
   registerPriceRoutes(app, ctx);
-  registerSponsorship(app, ctx);
+  registerSponsorship(app, ctx, deps.sponsorshipSettleIntervalMs);
   registerEventRoutes(app, walletStreams);
   await registerOnramp(app, ctx, onramp);
   if (config.environment !== 'production') {

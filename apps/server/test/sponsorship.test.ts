@@ -35,8 +35,9 @@ import {
 } from 'viem/account-abstraction';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AppDeps } from '../src/app.js';
 import { SESSION_COOKIE } from '../src/auth/sessions.js';
-import type { AppConfig, SponsorshipConfig } from '../src/config/index.js';
+import type { SponsorshipConfig } from '../src/config/index.js';
 import { SIMPLE_7702_ACCOUNT_ABI } from '../src/sponsor/sponsorPolicy.js';
 import { localChainConfig, personWithWallet } from './activityPeople.js';
 import { viemChain } from './chainActors.js';
@@ -138,11 +139,30 @@ function newAddress(): Address {
 describe.each(DIALECTS)('sponsored fees on %s', (dialect) => {
   const db = useTestDatabase(dialect);
 
-  async function sponsorApp(overrides: Partial<SponsorshipConfig> = {}, config: Partial<AppConfig> = {}) {
+  async function sponsorApp(overrides: Partial<SponsorshipConfig> = {}, deps: AppDeps = {}) {
     // The chain's clock is the real one: so is the app's, for the paymaster signature's window.
     return createTestApp(db(), {
-      config: { ...localChainConfig(chain), sponsorship: sponsorship(overrides), ...config },
-      deps: { now: () => new Date() },
+      config: { ...localChainConfig(chain), sponsorship: sponsorship(overrides) },
+      deps: { now: () => new Date(), ...deps },
+    });
+  }
+
+  /** Listens on a free loopback port: viem's clients call the app over HTTP. */
+  async function listen(t: TestApp): Promise<string> {
+    await t.app.listen({ host: '127.0.0.1', port: 0 });
+    return `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  }
+
+  /** viem's bundler client for `token`'s session, through the app's bundler proxy and paymaster service. */
+  function sponsoredClient(url: string, token: string) {
+    const headers = { cookie: `${SESSION_COOKIE}=${token}`, origin: ORIGIN };
+    return createBundlerClient({
+      client,
+      transport: http(`${url}/api/bundler/${LOCAL_CHAIN_ID}`, { fetchOptions: { headers } }),
+      paymaster: createPaymasterClient({
+        transport: http(`${url}/api/paymaster`, { fetchOptions: { headers } }),
+      }),
+      pollingInterval: 50,
     });
   }
 
@@ -265,6 +285,37 @@ describe.each(DIALECTS)('sponsored fees on %s', (dialect) => {
     expect(after.json().sponsoredLeftToday).toBe(8);
     expect(await balanceOf(alice.owner.address)).toBe(15_000_000n);
   }, 90_000);
+
+  it("each server's timer reads a sponsored operation's actual cost from the chain, without the report", async () => {
+    const t = await sponsorApp({}, { sponsorshipSettleIntervalMs: 100 });
+    const url = await listen(t);
+    const alice = await personWithKey(t, PHONE);
+    const bundlerClient = sponsoredClient(url, alice.token);
+    const account = await toSimple7702SmartAccount({ client, owner: alice.owner });
+    const authorization = await alice.owner.signAuthorization({
+      chainId: chain.chainId,
+      nonce: await client.getTransactionCount({ address: alice.owner.address }),
+      contractAddress: SIMPLE_7702_ACCOUNT,
+    });
+    const hash = await bundlerClient.sendUserOperation({
+      account,
+      calls: [{ to: newAddress(), value: 0n }],
+      authorization,
+    });
+    const receipt = await bundlerClient.waitForUserOperationReceipt({ hash, timeout: 30_000 });
+    expect(receipt.success).toBe(true);
+    await expect
+      .poll(
+        async () => (await db().selectFrom('sponsorships').selectAll().executeTakeFirstOrThrow()).tx_hash,
+        {
+          timeout: 10_000,
+          interval: 100,
+        },
+      )
+      .toBe(receipt.receipt.transactionHash.toLowerCase());
+    const row = await db().selectFrom('sponsorships').selectAll().executeTakeFirstOrThrow();
+    expect(row.actual_cost_wei).toBe(receipt.actualGasCost.toString());
+  }, 60_000);
 
   it('refuses the next sponsorship past the per-account daily limit, with its code, and asking again for the same operation does not count twice', async () => {
     const t = await sponsorApp({ accountDailyLimit: 2 });

@@ -215,6 +215,32 @@ export async function listSponsorships(db: Kysely<Database>, fromDay: string): P
   }));
 }
 
+/** Up to `limit` sponsorships of the UTC days from `fromDay` on whose actual cost is not read yet, oldest first. */
+export async function listUnsettledSponsorships(
+  db: Kysely<Database>,
+  fromDay: string,
+  limit: number,
+): Promise<SponsorshipRow[]> {
+  const rows = await db
+    .selectFrom('sponsorships')
+    .selectAll()
+    .where('day', '>=', fromDay)
+    .where('tx_hash', 'is', null)
+    .orderBy('created_at')
+    .limit(limit)
+    .execute();
+  return rows.map((row) => ({
+    id: row.id,
+    userId: row.user_id,
+    chainId: Number(row.chain_id),
+    userOpHash: row.user_op_hash,
+    maxCostWei: BigInt(row.max_cost_wei),
+    day: row.day,
+    actualCostWei: null,
+    txHash: null,
+  }));
+}
+
 /** Records what a sponsored operation cost, as read from the chain. */
 export async function recordActualCost(
   db: Kysely<Database>,
