@@ -7,7 +7,7 @@ import { SCREEN_PATHS } from '../navigation/routes';
 import { Screen } from '../ui/Screen';
 import { findShortfall, shortfallError } from './feePayment';
 import { SendForm } from './SendForm';
-import { SendReview } from './SendReview';
+import { isSponsorRefusal, SendReview } from './SendReview';
 import { SendStatus } from './SendStatus';
 import { clearSendDraft, readSendDraft, saveSendDraft } from './sendDraftStore';
 import { readSendLink } from './sendLink';
@@ -72,6 +72,12 @@ export function SendScreen(props: SendScreenProps) {
   const transfer = useSendTransfer(props);
   const [plan, setPlan] = useState<SendPlan | null>(null);
   const { progress, clearError } = transfer;
+  // The operator refused to pay a fee it was offering: ask again what it offers, so the form says so.
+  const { refreshFeeOptions } = form;
+  const refused = isSponsorRefusal(transfer.error);
+  useEffect(() => {
+    if (refused) refreshFeeOptions();
+  }, [refused, refreshFeeOptions]);
   const busy =
     progress.phase === 'checking' || progress.phase === 'signing' || progress.phase === 'submitted';
   const sent = 'hash' in progress;

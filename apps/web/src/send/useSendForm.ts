@@ -183,7 +183,7 @@ export function useSendForm({
   }, [balanceFailed, feeFailed, retryFee]);
 
   // Who pays the fee: the operator where it sponsors this account on this chain now, else the wallet.
-  const feeOptions = useFeeOptions(signer, chain.id);
+  const { state: feeOptions, refresh: refreshFeeOptions } = useFeeOptions(signer, chain.id);
   const options = feeOptions.status === 'ready' ? feeOptions.options : null;
   const payment = useMemo(() => chooseFeePayment(signer, options), [signer, options]);
   /** Why the operator does not pay now (its limit reached), to say beside a self-paid fee. */
@@ -281,6 +281,7 @@ export function useSendForm({
     estimate,
     payment,
     notSponsored,
+    refreshFeeOptions,
     enough,
     shortfall,
     max,
