@@ -1,4 +1,6 @@
+import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
+import Database from 'better-sqlite3';
 import {
   enterCodeAndOpenWallet,
   requestCode,
@@ -86,4 +88,63 @@ test('a new user holding only USDC sends 10 USDC to a phone number, the fee paid
     timeout: 30_000,
   });
   await contextB.close();
+});
+
+/**
+ * Uses up the account's sponsored sends for today in the server's database (SPONSOR_ACCOUNT_DAILY_LIMIT, 10
+ * by default), as ten sends would: the server then offers no sponsored fee to this account until tomorrow.
+ */
+function useUpFreeSends(walletAddress: string): void {
+  const dataDir = process.env.E2E_DATA_DIR;
+  if (dataDir === undefined) throw new Error('E2E_DATA_DIR is not set (playwright.config.ts sets it)');
+  const db = new Database(join(dataDir, 'dial.sqlite'));
+  try {
+    db.pragma('busy_timeout = 5000');
+    const changed = db
+      .prepare(
+        `INSERT INTO sponsor_usage (kind, subject, day, count, cost_wei)
+         SELECT 'account', user_id, ?, 10, '0' FROM wallets WHERE lower(address) = lower(?)`,
+      )
+      .run(new Date().toISOString().slice(0, 10), walletAddress).changes;
+    expect(changed).toBe(1);
+  } finally {
+    db.close();
+  }
+}
+
+test("with today's free sends used up and no ETH, sending USDC says the fee's ETH is missing, why the fee is not paid, and offers buying ETH (never sending less)", async ({
+  page,
+}) => {
+  await page.goto('/');
+  const address = await signInWithEmail(page, uniqueEmail('used-up'));
+  await page.getByLabel('Network').selectOption({ label: 'Local' });
+  await page.getByRole('button', { name: 'Get test USDC' }).click();
+  await expect(page.getByLabel('USDC balance', { exact: true })).toHaveText(/(^|[^\d.])100 USDC$/);
+  useUpFreeSends(address);
+
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
+  await page.getByLabel('A wallet address').check();
+  await page.getByLabel('Recipient address').fill('0x70997970c51812dc3a010c7d01b50e0d17dc79c8');
+  await page.getByLabel('Asset').selectOption({ label: 'USDC' });
+  await page.getByLabel('Amount (USDC)').fill('10');
+  await expect(page.getByRole('status', { name: 'Network fee' })).toHaveText(
+    /^Network fee: up to [\d.]+ ETH$/,
+  );
+  await expect(
+    page.getByText(
+      "You have used all of today's free sends. Send with ETH for the fee, or wait until tomorrow (UTC).",
+    ),
+  ).toBeVisible();
+  const message = page.getByRole('alert').filter({ hasText: 'Sending USDC on Local' });
+  await expect(message).toHaveText(
+    /^Sending USDC on Local needs about [\d.]+ ETH for the network fee, and this wallet has none\.$/,
+  );
+  await expect(page.getByText(/send less/i)).toHaveCount(0);
+  const offer = page.getByRole('region', { name: 'Add funds' });
+  await expect(offer.getByText('Add ETH on Local, then try again.')).toBeVisible();
+  await snap(page, 'sponsored-used-up');
+  // Buying opens on ETH, the asset that is missing.
+  await offer.getByRole('button', { name: 'Buy' }).click();
+  await expect(page.getByRole('combobox', { name: 'Asset' }).last()).toHaveValue('ETH');
+  expect(await localBalance(address)).toBe(0n);
 });
