@@ -266,24 +266,43 @@ describe.each(DIALECTS)('sponsored fees on %s', (dialect) => {
 
     // A paymaster signature pays for its own operation only: another operation (same nonce, other calls)
     // carrying it, signed by the wallet's own key, is refused by the paymaster on chain.
-    const paid = await bundlerClient.prepareUserOperation({ account, calls: [usdcTransfer(recipient, 1n)] });
     const other = await bundlerClient.prepareUserOperation({
       account,
       calls: [usdcTransfer(newAddress(), 2n)],
-      nonce: paid.nonce,
+    });
+    const paid = await bundlerClient.prepareUserOperation({
+      account,
+      calls: [usdcTransfer(recipient, 1n)],
+      nonce: other.nonce,
     });
     const replayed = { ...other, paymasterData: paid.paymasterData };
-    const signature = await account.signUserOperation(replayed);
     await expect(
       bundlerClient.request({
         method: 'eth_sendUserOperation',
-        params: [formatUserOperationRequest({ ...replayed, signature }), ENTRY_POINT_V08],
+        params: [
+          formatUserOperationRequest({ ...replayed, signature: await account.signUserOperation(replayed) }),
+          ENTRY_POINT_V08,
+        ],
       }),
     ).rejects.toThrow(/AA34|signature/i);
-    // Asked twice for one nonce: counted once.
+    // The operation it was signed for (the wallet delegated already: no EIP-7702 marker) is paid for.
+    const paidHash = await bundlerClient.request({
+      method: 'eth_sendUserOperation',
+      params: [
+        formatUserOperationRequest({ ...paid, signature: await account.signUserOperation(paid) }),
+        ENTRY_POINT_V08,
+      ],
+    });
+    expect(
+      (await bundlerClient.waitForUserOperationReceipt({ hash: paidHash, timeout: 30_000 })).success,
+    ).toBe(true);
+    expect(await balanceOf(recipient)).toBe(10_000_001n);
+    expect(await client.getBalance({ address: alice.owner.address })).toBe(0n);
+    // Asked twice for one nonce: counted once, recorded as the operation last signed for.
     const after = await t.get(`/api/wallet/fees?chainId=${LOCAL_CHAIN_ID}`, { token: alice.token });
     expect(after.json().sponsoredLeftToday).toBe(8);
-    expect(await balanceOf(alice.owner.address)).toBe(15_000_000n);
+    const recorded = await db().selectFrom('sponsorships').select('user_op_hash').execute();
+    expect(recorded.map((row) => row.user_op_hash)).toContain(paidHash.toLowerCase());
   }, 90_000);
 
   it("each server's timer reads a sponsored operation's actual cost from the chain, without the report", async () => {
