@@ -148,3 +148,56 @@ test("with today's free sends used up and no ETH, sending USDC says the fee's ET
   await expect(page.getByRole('combobox', { name: 'Asset' }).last()).toHaveValue('ETH');
   expect(await localBalance(address)).toBe(0n);
 });
+
+test('when the paymaster refuses at send time (the free sends used up meanwhile), the review says why and offers paying the fee from the wallet, which then sends', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  await page.goto('/');
+  const address = await signInWithEmail(page, uniqueEmail('refused'));
+  await page.getByLabel('Network').selectOption({ label: 'Local' });
+  await page.getByRole('button', { name: 'Get test ETH' }).click();
+  await expect(page.getByLabel('Balance', { exact: true })).toHaveText(/(^|[^\d.])1 ETH$/);
+  await page.getByRole('button', { name: 'Get test USDC' }).click();
+  await expect(page.getByLabel('USDC balance', { exact: true })).toHaveText(/(^|[^\d.])100 USDC$/);
+
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
+  await page.getByLabel('A wallet address').check();
+  await page.getByLabel('Recipient address').fill('0x70997970c51812dc3a010c7d01b50e0d17dc79c8');
+  await page.getByLabel('Asset').selectOption({ label: 'USDC' });
+  await page.getByLabel('Amount (USDC)').fill('5');
+  await expect(page.getByRole('status', { name: 'Network fee' })).toHaveText(
+    'Network fee: free, paid by localhost',
+  );
+  await page.getByRole('button', { name: 'Review' }).click();
+  const summary = page.locator('.send-summary');
+  await expect(summary).toContainText(/Network fee\s*free, paid by localhost/);
+
+  // Meanwhile the account's free sends for today are used up: the paymaster refuses this one.
+  useUpFreeSends(address);
+  await page.getByRole('button', { name: 'Confirm and send' }).click();
+  await expect(page.getByRole('alert')).toHaveText(
+    "You have used all of today's free sends. Send with ETH for the fee, or wait until tomorrow (UTC).",
+  );
+  const payYourself = page.getByRole('button', {
+    name: /^Pay the fee from this wallet \(up to [\d.]+ ETH\)$/,
+  });
+  await expect(payYourself).toBeVisible();
+  await snap(page, 'sponsored-refused');
+  expect(await localBalance(address)).toBe(10n ** 18n);
+
+  await payYourself.click();
+  // The ETH fee with its dollar value (the sandbox's prices on the local chain).
+  await expect(summary).toContainText(
+    /Network fee\s*up to [\d.]+ ETH \((≈ \$[\d.]+|< \$0\.01)\), paid from this wallet/,
+  );
+  await expect(page.getByRole('alert')).toHaveCount(0);
+  await page.getByRole('button', { name: 'Confirm and send' }).click();
+  await expect(page.getByRole('status', { name: 'Transfer status' })).toHaveText(/^Confirmed/, {
+    timeout: 30_000,
+  });
+  await page.getByRole('button', { name: 'Done' }).click();
+  await expect(page.getByLabel('USDC balance', { exact: true })).toHaveText(/(^|[^\d.])95 USDC$/);
+  // The fee came out of the wallet's ETH this time.
+  expect(await localBalance(address)).toBeLessThan(10n ** 18n);
+});
