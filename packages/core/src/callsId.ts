@@ -23,3 +23,6 @@ export function decodeCallsId(id: string): CallsLocation | undefined {
   if (chainId === 0n || chainId > BigInt(Number.MAX_SAFE_INTEGER)) return undefined;
   return { chainId: hexToNumber(slice(id, 32)), userOperationHash: slice(id, 0, 32).toLowerCase() as Hex };
 }
+
+/** The most calls one `wallet_sendCalls` takes (more fail with 5740): a bound on the person's review. */
+export const MAX_CALLS_PER_BATCH = 32;

@@ -41,12 +41,8 @@ import {
   waitForCallsStatus,
 } from 'viem/actions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeCallsId, encodeCallsId } from './callsId.js';
-import {
-  type EmbeddedPaymaster,
-  type EmbeddedUserOperations,
-  MAX_CALLS_PER_BATCH,
-} from './createEmbeddedCalls.js';
+import { decodeCallsId, encodeCallsId, MAX_CALLS_PER_BATCH } from './callsId.js';
+import type { EmbeddedPaymaster, EmbeddedUserOperations } from './createEmbeddedCalls.js';
 import {
   createEmbeddedProvider,
   type EmbeddedProvider,

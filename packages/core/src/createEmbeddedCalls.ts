@@ -30,7 +30,7 @@ import {
   toSimple7702SmartAccount,
 } from 'viem/account-abstraction';
 import { getCode, getTransactionCount } from 'viem/actions';
-import { type CallsLocation, decodeCallsId, encodeCallsId } from './callsId.js';
+import { type CallsLocation, decodeCallsId, encodeCallsId, MAX_CALLS_PER_BATCH } from './callsId.js';
 import { SIMPLE_7702_ACCOUNT } from './dialPaymaster.js';
 
 /**
@@ -67,9 +67,6 @@ export interface EmbeddedUserOperations {
 
 /** Who pays a `wallet_sendCalls` user operation's network fee, as the approval request tells. */
 export type CallsFeePayer = 'operator' | 'app' | 'wallet';
-
-/** The most calls one `wallet_sendCalls` takes (more fail with 5740): a bound on the person's review. */
-export const MAX_CALLS_PER_BATCH = 32;
 
 /** How long a batch waits for the one before it that carries the wallet's delegation to land. */
 const DELEGATION_WAIT_MS = 60_000;

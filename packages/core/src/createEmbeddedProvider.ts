@@ -39,23 +39,17 @@ import {
   prepareTransactionRequest,
 } from 'viem/actions';
 import type { CallsLocation } from './callsId.js';
-import {
-  type CallsFeePayer,
-  createEmbeddedCalls,
-  type EmbeddedCalls,
-  type EmbeddedUserOperations,
-} from './createEmbeddedCalls.js';
+import type { CallsFeePayer, EmbeddedCalls, EmbeddedUserOperations } from './createEmbeddedCalls.js';
 import { DialError } from './errors.js';
 
 // What an app of the provider needs to set up EIP-5792 and to read a batch's id.
-export { type CallsLocation, decodeCallsId, encodeCallsId } from './callsId.js';
-export {
-  type CallReceipt,
-  type CallsFeePayer,
-  type CallsStatus,
-  type EmbeddedPaymaster,
-  type EmbeddedUserOperations,
-  MAX_CALLS_PER_BATCH,
+export { type CallsLocation, decodeCallsId, encodeCallsId, MAX_CALLS_PER_BATCH } from './callsId.js';
+export type {
+  CallReceipt,
+  CallsFeePayer,
+  CallsStatus,
+  EmbeddedPaymaster,
+  EmbeddedUserOperations,
 } from './createEmbeddedCalls.js';
 
 import { findCause } from './findCause.js';
@@ -408,23 +402,31 @@ export function createEmbeddedProvider(options: EmbeddedProviderOptions): Embedd
 
   const userOperationSetUps = new Map<number, EmbeddedUserOperations | undefined>();
   const makeUserOperations = options.userOperations;
-  const calls: EmbeddedCalls | undefined =
-    makeUserOperations === undefined
-      ? undefined
-      : createEmbeddedCalls({
-          address,
-          chains,
-          userOperations(chain) {
-            if (!userOperationSetUps.has(chain.id))
-              userOperationSetUps.set(chain.id, makeUserOperations(chain));
-            return userOperationSetUps.get(chain.id);
-          },
-          clientOf,
-          askApproval,
-          loadAccount,
-          requireOwnAddress,
-          showCallsStatus: options.showCallsStatus,
-        });
+  // EIP-5792 and viem's account-abstraction code load with the first of its methods, not with the wallet.
+  let loadedCalls: Promise<EmbeddedCalls> | undefined;
+  const calls = (): Promise<EmbeddedCalls> | undefined => {
+    if (makeUserOperations === undefined) return undefined;
+    loadedCalls ??= import('./createEmbeddedCalls.js').then(({ createEmbeddedCalls }) =>
+      createEmbeddedCalls({
+        address,
+        chains,
+        userOperations(chain) {
+          if (!userOperationSetUps.has(chain.id))
+            userOperationSetUps.set(chain.id, makeUserOperations(chain));
+          return userOperationSetUps.get(chain.id);
+        },
+        clientOf,
+        askApproval,
+        loadAccount,
+        requireOwnAddress,
+        showCallsStatus: options.showCallsStatus,
+      }),
+    );
+    loadedCalls.catch(() => {
+      loadedCalls = undefined;
+    });
+    return loadedCalls;
+  };
 
   async function handle(method: string, params: unknown): Promise<unknown> {
     // Taken once, so a chain switch while this request waits (for approval, say) cannot change its chain.
@@ -445,17 +447,18 @@ export function createEmbeddedProvider(options: EmbeddedProviderOptions): Embedd
       case 'wallet_sendTransaction':
         return sendTransaction(method, params, chain);
       case 'wallet_getCapabilities':
-        if (calls === undefined) break;
-        return calls.getCapabilities(params);
+        if (calls() === undefined) break;
+        return (await calls())?.getCapabilities(params);
       case 'wallet_sendCalls':
-        if (calls === undefined) break;
-        return calls.sendCalls(params);
+        if (calls() === undefined) break;
+        return (await calls())?.sendCalls(params);
       case 'wallet_getCallsStatus':
-        if (calls === undefined) break;
-        return calls.getCallsStatus(params);
-      case 'wallet_showCallsStatus':
-        if (calls?.showCallsStatus === undefined) break;
-        return calls.showCallsStatus(params);
+        if (calls() === undefined) break;
+        return (await calls())?.getCallsStatus(params);
+      case 'wallet_showCallsStatus': {
+        if (calls() === undefined || options.showCallsStatus === undefined) break;
+        return (await calls())?.showCallsStatus?.(params);
+      }
       default:
         if (isUnsupported(method)) throw new UnsupportedProviderMethodError(new Error(method), { method });
         return rpcOf(chain)(params === undefined ? { method } : { method, params });
