@@ -19,8 +19,10 @@ export const BUDGET = {
   // Measured at 74.0 KiB brotli on React 19.3.1 (its 57 KiB of React are the bench's hello page's whole
   // script), plus ~15%: the issue's limit is 130 KiB, its aim under 100.
   firstVisit: 85 * KB,
-  // Measured at 239.8 KiB brotli, plus ~10% (the issue's limit: 300 KiB).
-  total: 265 * KB,
+  // Measured at 239.8 KiB brotli, then 277.0 KiB with sponsored fees (issue 29: viem's account-abstraction
+  // client and EIP-5792, ~37 KiB, both on demand with a send's review or the first 5792 call), plus ~5%: the
+  // product's limit is 300 KiB.
+  total: 290 * KB,
   // Measured at 95.5 KiB brotli (sign-client 2.25.0 with its crypto, msgpack and storage code), plus ~10%
   // (122.2 KiB gzip, budget 135 KiB, before the check measured brotli).
   walletConnect: 105 * KB,
