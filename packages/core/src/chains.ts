@@ -41,6 +41,8 @@ export function createLocalChain(rpcUrl: string): Chain {
     name: 'Local',
     nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
     rpcUrls: { default: { http: [rpcUrl] } },
+    // Every transaction is mined at once; a user operation within the local bundler's 10–50 ms interval.
+    blockTime: 50,
     testnet: true,
   });
 }

@@ -12,7 +12,13 @@ import {
 import { generatePrivateKey, privateKeyToAccount, privateKeyToAddress } from 'viem/accounts';
 import { getBalance, waitForTransactionReceipt } from 'viem/actions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DELEGATED_CODE, isDelegated, sendSponsored, userOperationError } from './sponsoredSend';
+import {
+  DELEGATED_CODE,
+  isDelegated,
+  receiptPollingMs,
+  sendSponsored,
+  userOperationError,
+} from './sponsoredSend';
 
 /**
  * The user operation the embedded wallet sends, against the real parts: the dev chain (EntryPoint v0.8 and
@@ -132,6 +138,16 @@ describe('sendSponsored', () => {
     expect(submitted[0]).toMatch(/^0x[0-9a-f]{64}$/);
     expect(hash).not.toBe(submitted[0]);
   }, 60_000);
+});
+
+describe('receiptPollingMs', () => {
+  it('asks for the receipt every half block, from 25 ms to 1 s, and every 500 ms on a chain with no block time', () => {
+    expect(receiptPollingMs({ blockTime: 50 })).toBe(25);
+    expect(receiptPollingMs({ blockTime: 2_000 })).toBe(1_000);
+    expect(receiptPollingMs({ blockTime: 250 })).toBe(125);
+    expect(receiptPollingMs({ blockTime: 12_000 })).toBe(1_000);
+    expect(receiptPollingMs({})).toBe(500);
+  });
 });
 
 describe('userOperationError', () => {

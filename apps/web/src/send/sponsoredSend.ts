@@ -23,8 +23,14 @@ import type { TransferCall } from './transferCall';
 /** The code of an account delegated to Simple7702Account (EIP-7702's designator `0xef0100 ‖ address`). */
 export const DELEGATED_CODE = `0xef0100${SIMPLE_7702_ACCOUNT.slice(2).toLowerCase()}` as const;
 
-/** How often the bundler is asked for the user operation's receipt. */
-const RECEIPT_POLLING_MS = 100;
+/**
+ * How often the bundler is asked for the user operation's receipt: half the chain's block time (2 s on the OP
+ * chains, viem's `blockTime`), from 25 ms (the local chain's bundler bundles every 10–50 ms and mines at once)
+ * to 1 s; 500 ms for a chain that names no block time.
+ */
+export function receiptPollingMs(chain: { blockTime?: number | undefined }): number {
+  return chain.blockTime === undefined ? 500 : Math.min(1000, Math.max(25, chain.blockTime / 2));
+}
 /** How long to wait for the receipt before giving up (the operation may still be included later). */
 const RECEIPT_TIMEOUT_MS = 2 * 60_000;
 
@@ -83,7 +89,7 @@ export async function sendSponsored(options: SponsoredSendOptions): Promise<`0x$
     const bundler = createBundlerClient({
       client,
       transport: transport(bundlerUrl),
-      pollingInterval: RECEIPT_POLLING_MS,
+      pollingInterval: receiptPollingMs(client.chain),
       ...(paymasterUrl !== undefined
         ? { paymaster: createPaymasterClient({ transport: transport(paymasterUrl) }) }
         : {}),
