@@ -1,5 +1,4 @@
 import { execFile } from 'node:child_process';
-import { randomInt } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -60,7 +59,7 @@ beforeAll(async () => {
   bundler = await startBundler({
     rpcUrl: chain.url,
     entryPoint: chain.accountAbstraction.entryPoint,
-    port: 20_000 + randomInt(20_000),
+    port: 0,
   });
   client = createPublicClient({ chain: viemChain(chain), transport: http(chain.url), cacheTime: 0 });
 }, 60_000);

@@ -42,7 +42,7 @@ beforeAll(async () => {
   bundler = await startBundler({
     rpcUrl: chain.url,
     entryPoint: chain.accountAbstraction.entryPoint,
-    port: 6000 + Math.floor(Math.random() * 1000),
+    port: 0,
   });
   client = createPublicClient({ chain: viemChain(chain), transport: http(chain.url), cacheTime: 0 });
   bundlerClient = createBundlerClient({ client, transport: http(bundler.url), pollingInterval: 50 });

@@ -75,7 +75,7 @@ beforeAll(async () => {
   bundler = await startBundler({
     rpcUrl: chain.url,
     entryPoint: chain.accountAbstraction.entryPoint,
-    port: await freePort(),
+    port: 0,
   });
   local = defineChain({
     id: chain.chainId,
@@ -645,13 +645,4 @@ async function startPaymasterService(paymaster: Address): Promise<PaymasterServi
     }),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
-}
-
-/** A loopback port free at this moment (the bundler cannot take port 0 and report it). */
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
 }

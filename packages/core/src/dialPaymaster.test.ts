@@ -72,7 +72,7 @@ describe("Dial's paymaster on the local chain, through the real bundler", () => 
     bundler = await startBundler({
       rpcUrl: chain.url,
       entryPoint: chain.accountAbstraction.entryPoint,
-      port: 5100 + Math.floor(Math.random() * 800),
+      port: 0,
     });
     local = defineChain({
       id: chain.chainId,

@@ -79,7 +79,7 @@ describe('the dev chain with its bundler', () => {
     bundler = await startBundler({
       rpcUrl: chain.url,
       entryPoint: chain.accountAbstraction.entryPoint,
-      port: 4437 + Math.floor(Math.random() * 500),
+      port: 0,
     });
     local = defineChain({
       id: chain.chainId,

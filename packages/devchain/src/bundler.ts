@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
+import { type AddressInfo, createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { type Address, createPublicClient, defineChain, type Hex, http, numberToHex, parseEther } from 'viem';
 import { createBundlerClient, toSimple7702SmartAccount } from 'viem/account-abstraction';
@@ -20,7 +21,10 @@ export interface BundlerOptions {
   rpcUrl: string;
   /** The EntryPoint the bundler serves (the dev chain's `accountAbstraction.entryPoint`). */
   entryPoint: Address;
-  /** The loopback port; defaults to 4337; `0` is not supported (Alto cannot report the port it took). */
+  /**
+   * The loopback port; defaults to 4337; `0` takes a free one (found by listening on port 0 first, since Alto
+   * cannot report the port it took; read it back from `url`).
+   */
   port?: number;
   /** How long to wait for the bundler to answer, in milliseconds; defaults to 30 s. */
   startTimeoutMs?: number;
@@ -53,10 +57,11 @@ const OUTPUT_TAIL_CHARS = 4000;
  * @throws {BundlerStartError} when it exits first, or does not answer within `startTimeoutMs`.
  */
 export async function startBundler(options: BundlerOptions): Promise<Bundler> {
-  const port = options.port ?? DEFAULT_PORT;
-  if (!Number.isInteger(port) || port < 1 || port > 65_535) {
-    throw new RangeError(`The bundler's port must be an integer from 1 to 65535, not ${port}`);
+  const asked = options.port ?? DEFAULT_PORT;
+  if (!Number.isInteger(asked) || asked < 0 || asked > 65_535) {
+    throw new RangeError(`The bundler's port must be an integer from 0 to 65535, not ${asked}`);
   }
+  const port = asked === 0 ? await freeLoopbackPort() : asked;
   await fundBundlerAccounts(options.rpcUrl);
 
   const require = createRequire(import.meta.url);
@@ -158,6 +163,18 @@ async function warmUp(bundlerUrl: string, rpcUrl: string): Promise<void> {
   await bundler
     .estimateUserOperationGas({ account, calls: [{ to: owner.address, value: 0n }], authorization })
     .catch(() => undefined);
+}
+
+/** A TCP port free on loopback now: listened on (port 0) and released. */
+function freeLoopbackPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
 }
 
 /** Gives the executor and utility accounts their balance through the local chain's `hardhat_setBalance`. */

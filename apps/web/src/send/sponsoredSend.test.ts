@@ -35,7 +35,7 @@ beforeAll(async () => {
   bundler = await startBundler({
     rpcUrl: devChain.url,
     entryPoint: devChain.accountAbstraction.entryPoint,
-    port: 5000 + Math.floor(Math.random() * 2000),
+    port: 0,
   });
   chain = defineChain({
     id: devChain.chainId,
