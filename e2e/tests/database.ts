@@ -121,3 +121,21 @@ export function readDevices(walletAddress: string): { how: string }[] {
         .all(walletAddress) as { how: string }[],
   );
 }
+
+/**
+ * Uses up the account's sponsored sends for today (SPONSOR_ACCOUNT_DAILY_LIMIT, 10 by default), as ten sends
+ * would: the server then offers this account no sponsored fee until tomorrow, and its sends pay their own
+ * fee (the ordinary EIP-1559 transaction).
+ */
+export function useUpFreeSends(walletAddress: string): void {
+  const changed = withDatabase(
+    (db) =>
+      db
+        .prepare(
+          `INSERT INTO sponsor_usage (kind, subject, day, count, cost_wei)
+           SELECT 'account', user_id, ?, 10, '0' FROM wallets WHERE lower(address) = lower(?)`,
+        )
+        .run(new Date().toISOString().slice(0, 10), walletAddress).changes,
+  );
+  if (changed !== 1) throw new Error(`no wallet ${walletAddress} to use up the free sends of`);
+}

@@ -1,6 +1,5 @@
-import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import Database from 'better-sqlite3';
+import { useUpFreeSends } from './database.js';
 import {
   enterCodeAndOpenWallet,
   requestCode,
@@ -89,28 +88,6 @@ test('a new user holding only USDC sends 10 USDC to a phone number, the fee paid
   });
   await contextB.close();
 });
-
-/**
- * Uses up the account's sponsored sends for today in the server's database (SPONSOR_ACCOUNT_DAILY_LIMIT, 10
- * by default), as ten sends would: the server then offers no sponsored fee to this account until tomorrow.
- */
-function useUpFreeSends(walletAddress: string): void {
-  const dataDir = process.env.E2E_DATA_DIR;
-  if (dataDir === undefined) throw new Error('E2E_DATA_DIR is not set (playwright.config.ts sets it)');
-  const db = new Database(join(dataDir, 'dial.sqlite'));
-  try {
-    db.pragma('busy_timeout = 5000');
-    const changed = db
-      .prepare(
-        `INSERT INTO sponsor_usage (kind, subject, day, count, cost_wei)
-         SELECT 'account', user_id, ?, 10, '0' FROM wallets WHERE lower(address) = lower(?)`,
-      )
-      .run(new Date().toISOString().slice(0, 10), walletAddress).changes;
-    expect(changed).toBe(1);
-  } finally {
-    db.close();
-  }
-}
 
 test("with today's free sends used up and no ETH, sending USDC says the fee's ETH is missing, why the fee is not paid, and offers buying ETH (never sending less)", async ({
   page,
