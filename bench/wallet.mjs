@@ -55,7 +55,8 @@ export async function benchWallet({ runs = 5, smoke = false, log, dist } = {}) {
   for (const file of [SERVER_MAIN, dist === undefined ? WEB_INDEX : join(dist, 'index.html')]) {
     if (!existsSync(file)) throw new Error(`${file} is missing: run npm run build first`);
   }
-  const server = await startDevServer({ webDist: dist });
+  // Ordinary sends (the wallet pays its fee in ETH): what this section times; bench/fees.mjs times the sponsored.
+  const server = await startDevServer({ webDist: dist, env: { SPONSOR_CALLS: 'off' } });
   const browser = await launchChromium();
   try {
     const results = [];
